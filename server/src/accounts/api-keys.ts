@@ -1,0 +1,68 @@
+import type { Db } from '../db/connect';
+import type { ApiKeyRow } from '../db/schema';
+import { displayPrefix, generateApiKey, hashApiKey } from '../auth/api-keys';
+import type { KeyVault } from '../auth/key-vault';
+import { newId } from '../ids';
+
+export interface IssuedKey {
+  id: string;
+  userId: string;
+  prefix: string;
+  /** The full key: shown once, never stored in plaintext. */
+  key: string;
+  createdAt: Date;
+}
+
+export async function issueApiKey(db: Db, vault: KeyVault, userId: string): Promise<IssuedKey> {
+  const key = generateApiKey();
+  const row = await db
+    .insertInto('api_keys')
+    .values({
+      id: newId('key'),
+      user_id: userId,
+      prefix: displayPrefix(key),
+      key_hash: hashApiKey(key),
+      key_ciphertext: vault.seal(key),
+    })
+    .returning(['id', 'user_id', 'prefix', 'created_at'])
+    .executeTakeFirstOrThrow();
+  return { id: row.id, userId: row.user_id, prefix: row.prefix, key, createdAt: row.created_at };
+}
+
+export function listApiKeys(db: Db, userId: string): Promise<Omit<ApiKeyRow, 'key_hash' | 'key_ciphertext'>[]> {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'user_id', 'prefix', 'created_at', 'last_used_at', 'revoked_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .execute();
+}
+
+/**
+ * Revokes the live key with this id or display prefix. A prefix that matches several live keys
+ * revokes none and reports the ambiguity.
+ */
+export async function revokeApiKey(
+  db: Db,
+  idOrPrefix: string,
+): Promise<{ revoked: { id: string; prefix: string } | null; ambiguous: boolean }> {
+  const matches = await db
+    .selectFrom('api_keys')
+    .select(['id', 'prefix'])
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('prefix', '=', idOrPrefix)]))
+    .execute();
+  if (matches.length !== 1) return { revoked: null, ambiguous: matches.length > 1 };
+  await db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', matches[0]!.id).execute();
+  return { revoked: matches[0]!, ambiguous: false };
+}
+
+/** The plaintext key, for signing webhooks of tasks it created. */
+export async function revealApiKey(db: Db, vault: KeyVault, apiKeyId: string): Promise<string> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select('key_ciphertext')
+    .where('id', '=', apiKeyId)
+    .executeTakeFirstOrThrow();
+  return vault.open(row.key_ciphertext);
+}

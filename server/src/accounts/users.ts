@@ -1,0 +1,27 @@
+import type { Db } from '../db/connect';
+import type { UserRow } from '../db/schema';
+import { newId } from '../ids';
+
+export async function createUser(
+  db: Db,
+  input: { email: string; tier?: string; emailVerified?: boolean },
+): Promise<UserRow> {
+  return db.transaction().execute(async (trx) => {
+    const user = await trx
+      .insertInto('users')
+      .values({
+        id: newId('usr'),
+        email: input.email,
+        subscription_tier: input.tier ?? 'free',
+        email_verified: input.emailVerified ?? false,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx.insertInto('credit_balances').values({ user_id: user.id }).execute();
+    return user;
+  });
+}
+
+export function findUser(db: Db, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}

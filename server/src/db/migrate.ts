@@ -1,0 +1,25 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './connect';
+import * as initial from './migrations/0001-initial';
+
+/** Migrations are compiled into the program, so a deployment can never miss a file. */
+const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export const latestMigration = Object.keys(migrations).sort().at(-1)!;
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw new Error(`database migration failed: ${(error as Error).message ?? String(error)}`, { cause: error });
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** True when every migration this build knows has been applied. */
+export async function isMigrated(db: Db): Promise<boolean> {
+  const applied = await new Migrator({ db, provider }).getMigrations();
+  return applied.every((m) => m.executedAt !== undefined);
+}

@@ -1,0 +1,134 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { FaceDetectStatus, SwapStatus, SwapType } from '@doppel/contract';
+
+type CreatedAt = ColumnType<Date, Date | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export const creditBuckets = ['subscription', 'monthly', 'permanent'] as const;
+export type CreditBucket = (typeof creditBuckets)[number];
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  email_verified: Generated<boolean>;
+  subscription_tier: Generated<string>;
+  created_at: CreatedAt;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  /** First characters of the key, shown in listings and accepted by `keys revoke`. */
+  prefix: string;
+  key_hash: Buffer;
+  /** The key itself under AES-256-GCM: webhooks are signed with it (spec 5.5). */
+  key_ciphertext: Buffer;
+  created_at: CreatedAt;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface CreditBalancesTable {
+  user_id: string;
+  subscription: Generated<number>;
+  monthly: Generated<number>;
+  permanent: Generated<number>;
+}
+
+export interface CreditLedgerTable {
+  id: Generated<string>;
+  user_id: string;
+  swap_id: string | null;
+  bucket: CreditBucket;
+  /** Negative for a charge, positive for a grant or refund. */
+  amount: number;
+  reason: 'grant' | 'charge' | 'refund';
+  created_at: CreatedAt;
+}
+
+export interface SwapsTable {
+  id: string;
+  api_key_id: string;
+  user_id: string;
+  type: SwapType;
+  status: SwapStatus;
+  credit_cost: number;
+  progress: Generated<number>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+  result_url: string | null;
+  error: string | null;
+  metadata: Json<Record<string, unknown>> | null;
+  webhook_url: string | null;
+  /** The type-specific request fields, as validated by the contract. */
+  params: Json<Record<string, unknown>>;
+  /** Where the copied inputs live in storage, and what was measured of them. */
+  inputs: Json<Record<string, unknown>>;
+  refunded: Generated<boolean>;
+  completed_at: Timestamp | null;
+}
+
+export interface FaceDetectTasksTable {
+  id: string;
+  api_key_id: string;
+  status: FaceDetectStatus;
+  target: Json<Record<string, unknown>>;
+  faces: Json<unknown[]> | null;
+  faces_detected: number | null;
+  error: string | null;
+  created_at: CreatedAt;
+  completed_at: Timestamp | null;
+}
+
+export interface IdempotencyKeysTable {
+  api_key_id: string;
+  key: string;
+  request_hash: string;
+  response_status: number | null;
+  response_body: Json<unknown> | null;
+  created_at: CreatedAt;
+}
+
+export interface RateLimitHitsTable {
+  api_key_id: string;
+  at: Timestamp;
+}
+
+export interface RateLimitDaysTable {
+  api_key_id: string;
+  day: string;
+  count: number;
+}
+
+export interface AuthFailuresTable {
+  client: string;
+  window_start: Timestamp;
+  count: number;
+}
+
+export interface SettingsTable {
+  name: string;
+  value: Json<unknown>;
+}
+
+export interface Database {
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  credit_balances: CreditBalancesTable;
+  credit_ledger: CreditLedgerTable;
+  swaps: SwapsTable;
+  face_detect_tasks: FaceDetectTasksTable;
+  idempotency_keys: IdempotencyKeysTable;
+  rate_limit_hits: RateLimitHitsTable;
+  rate_limit_days: RateLimitDaysTable;
+  auth_failures: AuthFailuresTable;
+  settings: SettingsTable;
+}
+
+export type SwapRow = Selectable<SwapsTable>;
+export type NewSwap = Insertable<SwapsTable>;
+export type SwapUpdate = Updateable<SwapsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type UserRow = Selectable<UsersTable>;
+export type FaceDetectRow = Selectable<FaceDetectTasksTable>;

@@ -1,0 +1,41 @@
+import { loadMasterKey, KeyVault } from './auth/key-vault';
+import type { Config } from './config';
+import { connectDatabase, type Db } from './db/connect';
+import { openEmbeddedPostgres } from './db/embedded';
+import { migrateToLatest } from './db/migrate';
+
+/** What every entry point (API server, worker, CLI) needs: the database and the key vault. */
+export interface Runtime {
+  config: Config;
+  db: Db;
+  databaseUrl: string;
+  vault: KeyVault;
+  close(): Promise<void>;
+}
+
+export async function openRuntime(
+  config: Config,
+  options: { migrate?: boolean; log?: (message: string) => void } = {},
+): Promise<Runtime> {
+  const embedded = config.databaseUrl ? undefined : await openEmbeddedPostgres(config.dataDir, { log: options.log });
+  const databaseUrl = config.databaseUrl ?? embedded!.url;
+  const db = connectDatabase(databaseUrl, { max: config.dbPoolSize });
+  try {
+    if (options.migrate ?? true) await migrateToLatest(db);
+    const vault = new KeyVault(await loadMasterKey(config.masterKey, config.dataDir));
+    return {
+      config,
+      db,
+      databaseUrl,
+      vault,
+      async close() {
+        await db.destroy();
+        await embedded?.stop();
+      },
+    };
+  } catch (error) {
+    await db.destroy();
+    await embedded?.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,43 @@
+import sharp from 'sharp';
+import { MODEL_INPUT_SIZE } from './model';
+
+/** The input could not be read as an image; the message names the decoder's complaint. */
+export class UndecodableImageError extends Error {
+  override readonly name = 'UndecodableImageError';
+}
+
+function undecodable(cause: unknown): UndecodableImageError {
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return new UndecodableImageError(`content scan: cannot decode image: ${detail}`, { cause });
+}
+
+/** Number of frames (pages) in an image: above 1 for animated GIF or WebP. */
+export async function countFrames(bytes: Buffer): Promise<number> {
+  try {
+    const { pages } = await sharp(bytes).metadata();
+    return pages ?? 1;
+  } catch (error) {
+    throw undecodable(error);
+  }
+}
+
+/**
+ * One frame as the model's input: 224x224 RGB bytes, row-major. The frame is turned upright by
+ * its EXIF orientation and stretched to the square (as nsfwjs does) rather than cropped, so no
+ * part of the picture escapes the scan. Transparency is flattened onto white, as viewers show it.
+ */
+export async function decodeFrame(bytes: Buffer, frame = 0): Promise<Uint8Array> {
+  try {
+    const { data, info } = await sharp(bytes, { page: frame })
+      .rotate()
+      .flatten({ background: '#ffffff' })
+      .resize(MODEL_INPUT_SIZE, MODEL_INPUT_SIZE, { fit: 'fill' })
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels !== 3) throw new Error(`expected 3 channels after conversion, got ${info.channels}`);
+    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  } catch (error) {
+    throw undecodable(error);
+  }
+}
