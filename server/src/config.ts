@@ -6,6 +6,8 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const url = z.string().url();
+const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+const MiB = 1024 * 1024;
 
 /** Every setting, by the environment variable that sets it. Documented in docs/configuration.md. */
 const EnvSchema = z.object({
@@ -28,6 +30,31 @@ const EnvSchema = z.object({
   DOPPEL_METRICS_PORT: int(0, 65535).optional(),
   DOPPEL_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   DOPPEL_DB_POOL_SIZE: int(1, 1000).default(10),
+  DOPPEL_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  DOPPEL_DOH_URLS: list.pipe(z.array(url).min(1)).default('https://cloudflare-dns.com/dns-query,https://dns.google/dns-query'),
+  DOPPEL_ALLOW_PRIVATE_CIDRS: list.default(''),
+  DOPPEL_MAX_IMAGE_BYTES: int(1024).default(15 * MiB),
+  DOPPEL_MAX_GIF_BYTES: int(1024).default(30 * MiB),
+  DOPPEL_MAX_VIDEO_BYTES: int(1024).default(200 * MiB),
+  DOPPEL_FETCH_TIMEOUT_SECONDS: int(1, 600).default(30),
+  DOPPEL_WAIT_BUDGET_SECONDS: int(0, 600).default(60),
+  DOPPEL_SCAN_WAIT_SECONDS: int(0, 120).default(20),
+  DOPPEL_SCAN_RETRY_AFTER_SECONDS: int(1, 3600).default(10),
+  DOPPEL_SCAN_PORN_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
+  DOPPEL_SCAN_HENTAI_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
+  DOPPEL_SCAN_SEXY_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
+  DOPPEL_IDEMPOTENCY_RETENTION_HOURS: int(24).default(24),
+  DOPPEL_STORAGE: z.enum(['local', 's3']).default('local'),
+  DOPPEL_S3_BUCKET: z.string().min(1).optional(),
+  DOPPEL_S3_REGION: z.string().min(1).default('us-east-1'),
+  DOPPEL_S3_ENDPOINT: url.optional(),
+  DOPPEL_S3_FORCE_PATH_STYLE: bool.default('false'),
+  DOPPEL_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  DOPPEL_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  DOPPEL_S3_PUBLIC_URL: url.optional(),
+  DOPPEL_WORKER_THREADS: int(1, 64).optional(),
+  DOPPEL_WORKER_CONCURRENCY: int(1, 64).optional(),
+  DOPPEL_RETENTION_DAYS: int(1).default(30),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -45,6 +72,36 @@ export interface Config {
   rateLimit: { perMinute: number; perDay: number; concurrentCreates: number; authFailuresPerMinute: number };
   metrics: { port: number | undefined; host: string };
   dbPoolSize: number;
+  /** `all` runs the API and the job workers in one process; `api` and `worker` run one side. */
+  role: Env['DOPPEL_ROLE'];
+  media: {
+    dohUrls: string[];
+    allowPrivateCidrs: string[];
+    maxBytes: { image: number; gif: number; video: number };
+    fetchTimeoutMs: number;
+  };
+  waitBudgetSeconds: number;
+  scan: {
+    waitSeconds: number;
+    retryAfterSeconds: number;
+    thresholds: { porn?: number; hentai?: number; sexy?: number };
+  };
+  idempotencyRetentionHours: number;
+  storage:
+    | { kind: 'local' }
+    | {
+        kind: 's3';
+        bucket: string;
+        region: string;
+        endpoint?: string;
+        forcePathStyle: boolean;
+        accessKeyId?: string;
+        secretAccessKey?: string;
+        publicUrl: string;
+      };
+  workerThreads: number | undefined;
+  workerConcurrency: number | undefined;
+  retentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -79,6 +136,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     metrics: { port: e.DOPPEL_METRICS_PORT, host: e.DOPPEL_METRICS_HOST },
     dbPoolSize: e.DOPPEL_DB_POOL_SIZE,
+    role: e.DOPPEL_ROLE,
+    media: {
+      dohUrls: e.DOPPEL_DOH_URLS,
+      allowPrivateCidrs: e.DOPPEL_ALLOW_PRIVATE_CIDRS,
+      maxBytes: { image: e.DOPPEL_MAX_IMAGE_BYTES, gif: e.DOPPEL_MAX_GIF_BYTES, video: e.DOPPEL_MAX_VIDEO_BYTES },
+      fetchTimeoutMs: e.DOPPEL_FETCH_TIMEOUT_SECONDS * 1000,
+    },
+    waitBudgetSeconds: e.DOPPEL_WAIT_BUDGET_SECONDS,
+    scan: {
+      waitSeconds: e.DOPPEL_SCAN_WAIT_SECONDS,
+      retryAfterSeconds: e.DOPPEL_SCAN_RETRY_AFTER_SECONDS,
+      thresholds: {
+        porn: e.DOPPEL_SCAN_PORN_THRESHOLD,
+        hentai: e.DOPPEL_SCAN_HENTAI_THRESHOLD,
+        sexy: e.DOPPEL_SCAN_SEXY_THRESHOLD,
+      },
+    },
+    idempotencyRetentionHours: e.DOPPEL_IDEMPOTENCY_RETENTION_HOURS,
+    storage: storageConfig(e),
+    workerThreads: e.DOPPEL_WORKER_THREADS,
+    workerConcurrency: e.DOPPEL_WORKER_CONCURRENCY,
+    retentionDays: e.DOPPEL_RETENTION_DAYS,
+  };
+}
+
+function storageConfig(e: Env): Config['storage'] {
+  if (e.DOPPEL_STORAGE === 'local') return { kind: 'local' };
+  if (!e.DOPPEL_S3_BUCKET) throw new ConfigError('invalid configuration: DOPPEL_S3_BUCKET: required when DOPPEL_STORAGE=s3');
+  const publicUrl = e.DOPPEL_S3_PUBLIC_URL ?? (e.DOPPEL_S3_ENDPOINT ? `${e.DOPPEL_S3_ENDPOINT.replace(/\/+$/, '')}/${e.DOPPEL_S3_BUCKET}` : undefined);
+  if (!publicUrl) throw new ConfigError('invalid configuration: DOPPEL_S3_PUBLIC_URL: required when DOPPEL_S3_ENDPOINT is not set');
+  return {
+    kind: 's3',
+    bucket: e.DOPPEL_S3_BUCKET,
+    region: e.DOPPEL_S3_REGION,
+    endpoint: e.DOPPEL_S3_ENDPOINT,
+    forcePathStyle: e.DOPPEL_S3_FORCE_PATH_STYLE,
+    accessKeyId: e.DOPPEL_S3_ACCESS_KEY_ID,
+    secretAccessKey: e.DOPPEL_S3_SECRET_ACCESS_KEY,
+    publicUrl,
   };
 }
 

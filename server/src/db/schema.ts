@@ -112,6 +112,23 @@ export interface SettingsTable {
   value: Json<unknown>;
 }
 
+export interface ContentScansTable {
+  sha256: string;
+  status: 'pending' | 'clean' | 'flagged' | 'failed';
+  media_kind: string;
+  storage_key: string;
+  scores: Json<Record<string, number>> | null;
+  reason: string | null;
+  created_at: CreatedAt;
+  completed_at: Timestamp | null;
+}
+
+export interface CreateReservationsTable {
+  id: string;
+  api_key_id: string;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -124,6 +141,8 @@ export interface Database {
   rate_limit_days: RateLimitDaysTable;
   auth_failures: AuthFailuresTable;
   settings: SettingsTable;
+  content_scans: ContentScansTable;
+  create_reservations: CreateReservationsTable;
 }
 
 export type SwapRow = Selectable<SwapsTable>;

@@ -1,0 +1,40 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connect';
+import { ApiError } from '../errors';
+import { newId } from '../ids';
+
+/** A create that has held its slot this long is presumed dead (its process crashed). */
+const RESERVATION_TTL = sql`interval '15 minutes'`;
+
+/**
+ * Takes one of the key's concurrent-create slots (spec 4.3 rule 1), before any side effect.
+ * A slot is held by every create in flight and every swap not yet terminal; the check and the
+ * reservation happen under one per-key lock, so N simultaneous creates can never pass a cap
+ * smaller than N.
+ */
+export async function reserveCreateSlot(db: Db, apiKeyId: string, cap: number): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext(${`create-slots:${apiKeyId}`}))`.execute(trx);
+    const { held } = await sql<{ held: number }>`
+      select
+        (select count(*) from swaps where api_key_id = ${apiKeyId} and status in ('queued', 'preparing', 'processing'))
+        + (select count(*) from create_reservations where api_key_id = ${apiKeyId} and created_at > now() - ${RESERVATION_TTL})
+        as held`
+      .execute(trx)
+      .then((r) => ({ held: Number(r.rows[0]!.held) }));
+    if (held >= cap) {
+      throw new ApiError(
+        'rate_limited_concurrent',
+        `This API key already has ${cap} swaps in flight; wait for one to finish.`,
+        { headers: { 'retry-after': '5' } },
+      );
+    }
+    const id = newId('res');
+    await trx.insertInto('create_reservations').values({ id, api_key_id: apiKeyId }).execute();
+    return id;
+  });
+}
+
+export async function releaseCreateSlot(db: Pick<Db, 'deleteFrom'>, reservationId: string): Promise<void> {
+  await db.deleteFrom('create_reservations').where('id', '=', reservationId).execute();
+}

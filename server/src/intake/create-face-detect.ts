@@ -1,0 +1,63 @@
+import type { Caller } from '../auth/authenticate';
+import type { Config } from '../config';
+import type { Db } from '../db/connect';
+import { newId } from '../ids';
+import type { FetchGuard } from '../media/fetch-guard';
+import { fetchMedia } from '../media/intake';
+import { FACE_DETECT_MEDIA } from '../media/sniff';
+import { queues, sendInTransaction } from '../queue/boss';
+import type { PgBoss } from 'pg-boss';
+import { inputKey } from '../storage/keys';
+import type { Storage } from '../storage/storage';
+import type { StoredInput } from './create-swap';
+
+export interface CreateFaceDetectDeps {
+  db: Db;
+  boss: PgBoss;
+  storage: Storage;
+  guard: FetchGuard;
+  config: Config;
+}
+
+export interface FaceDetectJob {
+  taskId: string;
+}
+
+/**
+ * POST /face-detect behind the route: the image is fetched through the same guard as swap
+ * media and copied to storage; the task row and its job are written in one transaction, so a
+ * failed queue insert leaves no task behind.
+ */
+export async function createFaceDetectTask(
+  deps: CreateFaceDetectDeps,
+  caller: Caller,
+  targetUrl: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const media = await fetchMedia({
+    url: targetUrl,
+    role: 'target',
+    allowed: FACE_DETECT_MEDIA,
+    maxBytes: deps.config.media.maxBytes.image,
+    guard: deps.guard,
+    timeoutMs: deps.config.media.fetchTimeoutMs,
+    signal,
+  });
+  const taskId = newId('fdt');
+  const key = inputKey(taskId, 'target', media.kind);
+  await deps.storage.put(key, media.bytes, media.mimeType);
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      const target: StoredInput = { key, kind: media.kind, mimeType: media.mimeType };
+      await trx
+        .insertInto('face_detect_tasks')
+        .values({ id: taskId, api_key_id: caller.apiKeyId, status: 'queued', target: JSON.stringify(target) })
+        .execute();
+      await sendInTransaction(deps.boss, trx, queues.faceDetect.name, { taskId } satisfies FaceDetectJob);
+    });
+  } catch (error) {
+    await deps.storage.delete([key]).catch(() => {});
+    throw error;
+  }
+  return taskId;
+}

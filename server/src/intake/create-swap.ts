@@ -1,0 +1,160 @@
+import type { CreateSwapBody, PublicSwap } from '@doppel/contract';
+import type { Transaction } from 'kysely';
+import type { Caller } from '../auth/authenticate';
+import { chargeCredits } from '../billing/charges';
+import { priceSwap } from '../billing/pricing';
+import type { Config } from '../config';
+import type { Database } from '../db/schema';
+import { ApiError } from '../errors';
+import { newId } from '../ids';
+import type { FetchGuard } from '../media/fetch-guard';
+import { fetchMedia, vetPublicUrl, type FetchedMedia } from '../media/intake';
+import { SOURCE_MEDIA, TARGET_MEDIA_BY_SWAP_TYPE } from '../media/sniff';
+import { queues, sendInTransaction } from '../queue/boss';
+import { inputKey } from '../storage/keys';
+import { toPublicSwap } from '../tasks/public-swap';
+import { releaseCreateSlot, reserveCreateSlot } from './concurrency';
+import { measureMedia, type MediaMeasure } from './measure';
+import { requireCleanContent, type ScanGateDeps } from './scan-gate';
+
+export interface CreateSwapDeps extends ScanGateDeps {
+  guard: FetchGuard;
+  config: Config;
+}
+
+/** What the swap job reads back: where each input was copied, and what was measured of it. */
+export interface StoredInput {
+  key: string;
+  kind: FetchedMedia['kind'];
+  mimeType: string;
+}
+export interface SwapInputs {
+  target: StoredInput & MediaMeasure;
+  /** One per distinct source URL, in the order of first mention. */
+  sources: (StoredInput & { url: string })[];
+}
+
+export interface SwapJob {
+  swapId: string;
+}
+
+/** Every source URL the request names, with the field it came from. */
+function sourceFields(body: CreateSwapBody): { field: string; url: string }[] {
+  if ('face_swaps' in body && body.face_swaps) {
+    return body.face_swaps.map((face, i) => ({ field: `face_swaps[${i}].source_url`, url: face.source_url }));
+  }
+  return 'source_url' in body && body.source_url ? [{ field: 'source_url', url: body.source_url }] : [];
+}
+
+function targetMaxBytes(config: Config, type: CreateSwapBody['type']): number {
+  return type === 'gif' ? config.media.maxBytes.gif : type === 'video' ? config.media.maxBytes.video : config.media.maxBytes.image;
+}
+
+/**
+ * POST /swaps behind the route: spec 4.3's rules in their order. The concurrent-create slot is
+ * taken before anything else; both inputs are fetched through the guard, sniffed, size-checked
+ * and scanned; then, in one transaction, the credits are charged, the swap row written and its
+ * job queued, so a failure anywhere leaves neither a charge nor a task behind.
+ */
+export async function createSwapTask(
+  deps: CreateSwapDeps,
+  caller: Caller,
+  body: CreateSwapBody,
+  options: { signal?: AbortSignal; inTransaction?: (trx: Transaction<Database>, swap: PublicSwap) => Promise<void> } = {},
+): Promise<PublicSwap> {
+  const reservation = await reserveCreateSlot(deps.db, caller.apiKeyId, deps.config.rateLimit.concurrentCreates);
+  const swapId = newId('swp');
+  const stored: string[] = [];
+  try {
+    const fetchOptions = { guard: deps.guard, timeoutMs: deps.config.media.fetchTimeoutMs, signal: options.signal };
+    if (body.webhook_url) await vetPublicUrl({ url: body.webhook_url, field: 'webhook_url', ...fetchOptions });
+
+    const sources = sourceFields(body);
+    const distinctSources = [...new Map(sources.map((s) => [s.url, s])).values()];
+    const [target, sourceMedia] = await Promise.all([
+      fetchMedia({
+        url: body.target_url,
+        role: 'target',
+        allowed: TARGET_MEDIA_BY_SWAP_TYPE[body.type],
+        maxBytes: targetMaxBytes(deps.config, body.type),
+        ...fetchOptions,
+      }),
+      Promise.all(
+        distinctSources.map((s) =>
+          fetchMedia({
+            url: s.url,
+            role: 'source',
+            field: s.field,
+            allowed: SOURCE_MEDIA,
+            maxBytes: deps.config.media.maxBytes.image,
+            ...fetchOptions,
+          }),
+        ),
+      ),
+    ]);
+    const media = [target, ...sourceMedia];
+
+    await requireCleanContent(
+      deps,
+      [
+        { field: 'target_url', ...target },
+        ...sourceMedia.map((m, i) => ({ field: distinctSources[i]!.field, ...m })),
+      ],
+      options.signal,
+    );
+
+    const measure = await measureMedia(target.kind, target.bytes);
+    const declared = body.type === 'gif' || body.type === 'video' ? body : undefined;
+    const cost = priceSwap({
+      type: body.type,
+      mappedFaces: 'face_swaps' in body && body.face_swaps ? body.face_swaps.length : 1,
+      durationSeconds: measure.durationSeconds ?? declared?.duration_seconds,
+      width: measure.width,
+      height: measure.height,
+      fileSizeBytes: target.bytes.length,
+    });
+
+    const keys = media.map((m, i) => inputKey(swapId, i === 0 ? 'target' : `source${i}`, m.kind));
+    for (const [i, m] of media.entries()) {
+      await deps.storage.put(keys[i]!, m.bytes, m.mimeType);
+      stored.push(keys[i]!);
+    }
+    const inputs: SwapInputs = {
+      target: { key: keys[0]!, kind: target.kind, mimeType: target.mimeType, ...measure },
+      sources: sourceMedia.map((m, i) => ({ key: keys[i + 1]!, kind: m.kind, mimeType: m.mimeType, url: distinctSources[i]!.url })),
+    };
+    const { type, target_url: _t, webhook_url, metadata, ...params } = body;
+
+    return await deps.db.transaction().execute(async (trx) => {
+      if (!(await chargeCredits(trx, caller.userId, swapId, cost))) {
+        throw new ApiError('insufficient_credits', `This swap costs ${cost} credits, more than the balance.`);
+      }
+      const row = await trx
+        .insertInto('swaps')
+        .values({
+          id: swapId,
+          api_key_id: caller.apiKeyId,
+          user_id: caller.userId,
+          type,
+          status: 'queued',
+          credit_cost: cost,
+          updated_at: new Date(),
+          metadata: metadata ? JSON.stringify(metadata) : null,
+          webhook_url: webhook_url ?? null,
+          params: JSON.stringify(params),
+          inputs: JSON.stringify(inputs),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await sendInTransaction(deps.boss, trx, queues.swap.name, { swapId } satisfies SwapJob);
+      await releaseCreateSlot(trx, reservation);
+      const swap = toPublicSwap(row);
+      await options.inTransaction?.(trx, swap);
+      return swap;
+    });
+  } catch (error) {
+    await deps.storage.delete(stored).catch(() => {});
+    await releaseCreateSlot(deps.db, reservation);
+    throw error;
+  }
+}

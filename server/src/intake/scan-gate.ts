@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import type { PgBoss } from 'pg-boss';
+import type { Db } from '../db/connect';
+import { ApiError } from '../errors';
+import { queues, sendInTransaction } from '../queue/boss';
+import type { Notifications } from '../queue/notifications';
+import type { Storage } from '../storage/storage';
+import type { MediaKind } from '../media/sniff';
+import { scanKey } from '../storage/keys';
+
+export interface ScanInput {
+  /** Request field, for the error message ("target_url"). */
+  field: string;
+  bytes: Buffer;
+  kind: MediaKind;
+  mimeType: string;
+}
+
+export interface ScanGateDeps {
+  db: Db;
+  boss: PgBoss;
+  storage: Storage;
+  notifications: Notifications;
+  waitSeconds: number;
+  retryAfterSeconds: number;
+}
+
+export interface ContentScanJob {
+  sha256: string;
+}
+
+/**
+ * Spec 4.3 rule 3: every input must have a clean verdict before anything is charged. Verdicts
+ * are cached by the SHA-256 of the bytes; unseen bytes are copied to `scans/` and handed to the
+ * content-scan queue, and the create waits for the verdict up to a short budget. Still scanning
+ * then: api_temporarily_disabled with Retry-After, and the retry finds the cached verdict.
+ */
+export async function requireCleanContent(deps: ScanGateDeps, inputs: ScanInput[], signal?: AbortSignal): Promise<void> {
+  const pending = new Map<string, ScanInput>();
+  for (const input of inputs) pending.set(createHash('sha256').update(input.bytes).digest('hex'), input);
+
+  for (const [sha256, input] of pending) await requestScan(deps, sha256, input);
+
+  const verdicts = await Promise.all(
+    [...pending.keys()].map((sha256) =>
+      deps.notifications.waitFor('doppel_scan', sha256, () => verdictOf(deps.db, sha256), {
+        timeoutMs: deps.waitSeconds * 1000,
+        signal,
+      }),
+    ),
+  );
+  const flagged = [...pending.values()].filter((_, i) => verdicts[i] === 'flagged');
+  if (flagged.length > 0) {
+    throw new ApiError(
+      'nsfw_content_detected',
+      `${flagged.map((f) => f.field).join(' and ')} ${flagged.length > 1 ? 'were' : 'was'} flagged by the content analyser.`,
+    );
+  }
+  if (verdicts.some((v) => v === undefined)) {
+    throw new ApiError('api_temporarily_disabled', 'The inputs are still being scanned; retry shortly.', {
+      headers: { 'retry-after': String(deps.retryAfterSeconds) },
+    });
+  }
+}
+
+async function verdictOf(db: Db, sha256: string): Promise<'clean' | 'flagged' | undefined> {
+  const row = await db.selectFrom('content_scans').select('status').where('sha256', '=', sha256).executeTakeFirst();
+  return row?.status === 'clean' || row?.status === 'flagged' ? row.status : undefined;
+}
+
+/** Queues a scan unless one is done or under way; a failed scan is tried afresh. */
+async function requestScan(deps: ScanGateDeps, sha256: string, input: ScanInput): Promise<void> {
+  const existing = await deps.db.selectFrom('content_scans').select('status').where('sha256', '=', sha256).executeTakeFirst();
+  if (existing && existing.status !== 'failed') return;
+  const storageKey = scanKey(sha256, input.kind);
+  await deps.storage.put(storageKey, input.bytes, input.mimeType);
+  await deps.db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .insertInto('content_scans')
+      .values({ sha256, status: 'pending', media_kind: input.kind, storage_key: storageKey })
+      .onConflict((oc) =>
+        oc.column('sha256').doUpdateSet({ status: 'pending', storage_key: storageKey }).where('content_scans.status', '=', 'failed'),
+      )
+      .returning('sha256')
+      .executeTakeFirst();
+    if (claimed) await sendInTransaction(deps.boss, trx, queues.contentScan.name, { sha256 } satisfies ContentScanJob);
+  });
+}

@@ -1,0 +1,40 @@
+import { PgBoss, fromKysely } from 'pg-boss';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema';
+
+/** Every queue the service uses, with the delivery guarantees each needs. */
+export const queues = {
+  /** A swap: minutes of CPU; a worker that dies is noticed through missed heartbeats. */
+  swap: { name: 'swap', retryLimit: 2, retryDelay: 5, heartbeatSeconds: 30, expireInSeconds: 60 * 60 },
+  faceDetect: { name: 'face-detect', retryLimit: 2, retryDelay: 2, heartbeatSeconds: 30, expireInSeconds: 10 * 60 },
+  contentScan: { name: 'content-scan', retryLimit: 2, retryDelay: 1, heartbeatSeconds: 30, expireInSeconds: 10 * 60 },
+} as const;
+
+export type QueueName = (typeof queues)[keyof typeof queues]['name'];
+
+export const BOSS_SCHEMA = 'pgboss';
+
+export async function startBoss(connectionString: string, onError: (error: Error) => void): Promise<PgBoss> {
+  const boss = new PgBoss({ connectionString, schema: BOSS_SCHEMA, max: 4 });
+  boss.on('error', onError);
+  await boss.start();
+  for (const { name, ...options } of Object.values(queues)) {
+    await boss.createQueue(name, options);
+  }
+  return boss;
+}
+
+/**
+ * Queues a job inside the caller's transaction, so the job exists exactly when the rows it
+ * works on do. pg-boss answers null instead of failing when it stored nothing.
+ */
+export async function sendInTransaction(
+  boss: PgBoss,
+  trx: Transaction<Database>,
+  queue: QueueName,
+  data: object,
+): Promise<string> {
+  const id = await boss.send(queue, data, { db: fromKysely(trx) });
+  if (!id) throw new Error(`queue ${queue} did not accept the job`);
+  return id;
+}

@@ -1,0 +1,63 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalStorage } from '../../src/storage/local-storage';
+import { S3Storage } from '../../src/storage/s3-storage';
+import type { Storage } from '../../src/storage/storage';
+import { startS3Server, type TestS3Server } from '../support/s3-server';
+
+let s3: TestS3Server;
+let dir: string;
+const backends: Record<string, () => Storage> = {};
+
+beforeAll(async () => {
+  s3 = await startS3Server();
+  dir = await mkdtemp(path.join(os.tmpdir(), 'doppel-files-'));
+  backends.local = () => new LocalStorage(dir, 'https://files.example.test/files');
+  backends.s3 = () =>
+    new S3Storage({
+      bucket: s3.bucket,
+      region: 'us-east-1',
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      publicUrl: `${s3.endpoint}/${s3.bucket}`,
+    });
+});
+
+afterAll(async () => {
+  await s3.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe.each(['local', 's3'])('%s storage', (name) => {
+  it('returns the bytes that were put', async () => {
+    const storage = backends[name]!();
+    const body = Buffer.from([0, 1, 2, 250, 255]);
+    await storage.put('inputs/swp_a/target-x1.jpg', body, 'image/jpeg');
+    expect(Buffer.compare(await storage.get('inputs/swp_a/target-x1.jpg'), body)).toBe(0);
+  });
+
+  it('forgets deleted objects', async () => {
+    const storage = backends[name]!();
+    await storage.put('results/r1/swp_b.png', Buffer.from('png'), 'image/png');
+    await storage.delete(['results/r1/swp_b.png']);
+    await expect(storage.get('results/r1/swp_b.png')).rejects.toThrow();
+  });
+
+  it('refuses keys that could escape their folder', async () => {
+    const storage = backends[name]!();
+    await expect(storage.put('../escape', Buffer.from('x'), 'text/plain')).rejects.toThrow(/invalid storage key/);
+    expect(() => storage.publicUrl('a/../../b')).toThrow(/invalid storage key/);
+  });
+});
+
+it('serves S3 objects at their public URL', async () => {
+  const storage = backends.s3!();
+  await storage.put('results/r2/swp_c.txt', Buffer.from('hello'), 'text/plain');
+  const response = await fetch(storage.publicUrl('results/r2/swp_c.txt'));
+  expect(response.status).toBe(200);
+  expect(await response.text()).toBe('hello');
+});
