@@ -146,7 +146,9 @@ interface LooseEnvelope {
 }
 
 function isLooseEnvelope(body: unknown): body is LooseEnvelope {
-  return typeof body === 'object' && body !== null && typeof (body as LooseEnvelope).error === 'object';
+  // A swap's own `error` field is null or a string, so only an object counts.
+  const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
+  return typeof error === 'object' && error !== null;
 }
 
 /** Reads the error code of a response body, or null when there is none the contract knows. */

@@ -32,11 +32,11 @@ export class CursorPage<T> implements AsyncIterable<T> {
 
   /** This page and every following one. */
   async *iterPages(): AsyncGenerator<CursorPage<T>> {
-    let page: CursorPage<T> = this;
-    yield page;
-    while (page.hasNextPage()) {
-      page = await page.getNextPage();
-      yield page;
+    yield this;
+    let next = this.hasNextPage() ? await this.getNextPage() : null;
+    while (next) {
+      yield next;
+      next = next.hasNextPage() ? await next.getNextPage() : null;
     }
   }
 

@@ -25,7 +25,10 @@ export interface SwapCreateOptions extends RequestOptions {
 
 export type SwapWaitOptions = WaitOptions<PublicSwap>;
 
-export type SwapCreateAndWaitOptions = Omit<SwapCreateOptions, 'wait' | 'signal'> & SwapWaitOptions;
+/** `timeoutMs` here bounds the whole wait, as in `waitFor`. */
+export interface SwapCreateAndWaitOptions extends SwapWaitOptions {
+  idempotencyKey?: string;
+}
 
 export class Swaps {
   readonly #context: ResourceContext;
@@ -60,7 +63,6 @@ export class Swaps {
   async cancel(id: string, options?: RequestOptions): Promise<PublicSwap> {
     const response = await this.#context.api.cancelSwap({
       params: { taskId: assertTaskId(id) },
-      body: undefined,
       requestOptions: options,
     });
     return expectStatus(response, 200);
@@ -80,7 +82,6 @@ export class Swaps {
 
   /** Polls until the swap is `done`, `failed` or `canceled` and returns it; it does not throw on `failed`. */
   waitFor(id: string, options: SwapWaitOptions = {}): Promise<PublicSwap> {
-    assertTaskId(id);
     return pollUntilTerminal(
       { id, fetch: (signal) => this.retrieve(id, { signal }), isTerminal: (swap) => isTerminalSwapStatus(swap.status) },
       options,
@@ -90,8 +91,8 @@ export class Swaps {
 
   /** `create` then `waitFor`, polling rather than holding one long request open. */
   async createAndWait(params: CreateSwapBody, options: SwapCreateAndWaitOptions = {}): Promise<PublicSwap> {
-    const { idempotencyKey, timeoutMs: _requestTimeout, maxRetries, ...waitOptions } = options;
-    const created = await this.create(params, { idempotencyKey, maxRetries, signal: waitOptions.signal });
+    const { idempotencyKey, ...waitOptions } = options;
+    const created = await this.create(params, { idempotencyKey, signal: waitOptions.signal });
     if (isTerminalSwapStatus(created.status)) return created;
     return this.waitFor(created.id, waitOptions);
   }

@@ -1,16 +1,8 @@
 import { httpsUrlProblem } from '@doppel/contract';
-import type { SecureContextOptions } from 'node:tls';
 import { normaliseHostname, parseIp, vetAddress, vetHostname, type AddressPolicy } from './address-policy';
-import { DnsResolutionError, type DohResolver } from './doh-resolver';
+import { DnsResolutionError } from './doh-resolver';
 import { GuardedFetchError } from './fetch-failure';
-
-/** Everything needed to decide where the server may connect. */
-export interface FetchGuard {
-  readonly resolver: DohResolver;
-  readonly policy: AddressPolicy;
-  /** Trusted roots for fetched hosts, replacing the system store (tests only). */
-  readonly ca?: SecureContextOptions['ca'];
-}
+import type { FetchGuard } from './fetch-guard';
 
 /** A URL whose every address passed the policy: connect to these, never re-resolve. */
 export interface VettedTarget {

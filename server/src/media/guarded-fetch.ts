@@ -1,0 +1,244 @@
+import { httpsUrlProblem } from '@doppel/contract';
+import type { IncomingHttpHeaders } from 'node:http';
+import { request } from 'node:https';
+import type { TLSSocket } from 'node:tls';
+import { GuardedFetchError } from './fetch-failure';
+import type { FetchGuard } from './fetch-guard';
+import { vetTarget, type VettedTarget } from './vet-target';
+
+/**
+ * HTTPS requests to caller-supplied URLs that can only reach vetted public addresses. Each hop
+ * is resolved once and the socket is opened to the vetted address itself (the host name only
+ * goes into SNI, certificate verification and the Host header), so a DNS answer that changes
+ * between vetting and connecting cannot redirect us (no DNS-rebinding window).
+ */
+
+export const MAX_REDIRECTS = 5;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_MEDIA_TIMEOUT_MS = 30_000;
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const USER_AGENT = 'Doppel-Fetcher/1';
+
+export interface GuardedRequestOptions {
+  readonly guard: FetchGuard;
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string | Buffer;
+  /** The body is aborted as soon as it grows past this, whatever Content-Length says. */
+  readonly maxBytes: number;
+  /** False for webhooks: a 3xx is returned as the response instead of being followed. */
+  readonly followRedirects?: boolean;
+  readonly maxRedirects?: number;
+  /** TCP plus TLS handshake, per address tried. */
+  readonly connectTimeoutMs?: number;
+  /** Everything: DNS, every hop, the whole body. */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface GuardedResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+  /** The URL that produced this response, after redirects. */
+  readonly url: string;
+  /** Every URL that answered with a redirect, in order. */
+  readonly redirects: readonly string[];
+  readonly timing: { readonly dnsMs: number; readonly totalMs: number };
+}
+
+interface Hop {
+  readonly method: 'GET' | 'POST';
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | Buffer | undefined;
+}
+
+/** Any method, any status: the caller decides what a non-2xx means (webhook retries). */
+export async function guardedRequest(url: string, options: GuardedRequestOptions): Promise<GuardedResponse> {
+  const started = performance.now();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_MEDIA_TIMEOUT_MS;
+  const deadline = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(options.signal ? [options.signal] : [])]);
+  const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
+  const redirects: string[] = [];
+  let dnsMs = 0;
+  let hop: Hop = { method: options.method ?? 'GET', headers: options.headers ?? {}, body: options.body };
+  let current = url;
+
+  try {
+    for (;;) {
+      const dnsStarted = performance.now();
+      const target = await vetTarget(current, options.guard, deadline);
+      dnsMs += performance.now() - dnsStarted;
+      const response = await exchangeWithAny(target, hop, options, deadline);
+      const location = response.headers.location;
+      if (options.followRedirects === false || !REDIRECT_STATUSES.has(response.status) || !location) {
+        const timing = { dnsMs, totalMs: performance.now() - started };
+        return { ...response, url: target.url.href, redirects, timing };
+      }
+      if (redirects.length >= maxRedirects) {
+        throw new GuardedFetchError('too_many_redirects', `more than ${maxRedirects} redirects`);
+      }
+      redirects.push(target.url.href);
+      const next = redirectTarget(location, target.url);
+      hop = nextHop(hop, response.status, target.url, next);
+      current = next.href;
+    }
+  } catch (error) {
+    throw asFetchError(error, deadline, options.signal, timeoutMs);
+  }
+}
+
+/** A GET that must end in a 2xx; anything else is a GuardedFetchError. */
+export async function guardedFetch(
+  url: string,
+  options: Omit<GuardedRequestOptions, 'method' | 'body'>,
+): Promise<GuardedResponse> {
+  const response = await guardedRequest(url, options);
+  if (response.status < 200 || response.status > 299) {
+    throw new GuardedFetchError('http_status', `${response.url} answered HTTP ${response.status}`, {
+      status: response.status,
+    });
+  }
+  return response;
+}
+
+/**
+ * The next URL, checked as written: WHATWG parsing would turn `https://0x7f.1/` into
+ * `https://127.0.0.1/`, so a non-canonical literal must be caught before resolution.
+ */
+function redirectTarget(location: string, base: URL): URL {
+  const text = location.trim();
+  const absolute = /^[\\/]{2}/.test(text) ? `${base.protocol}${text}` : text;
+  if (URL.canParse(absolute)) {
+    const problem = httpsUrlProblem(absolute);
+    if (problem) throw new GuardedFetchError('redirect_refused', `redirect target ${problem}`);
+  }
+  if (!URL.canParse(text, base.href)) throw new GuardedFetchError('redirect_refused', 'redirect target is not a URL');
+  const next = new URL(text, base);
+  const problem = httpsUrlProblem(next.href);
+  if (problem) throw new GuardedFetchError('redirect_refused', `redirect target ${problem}`);
+  return next;
+}
+
+/** 303, and 301/302 after a POST, turn into a GET as browsers do; caller headers stay with their origin. */
+function nextHop(hop: Hop, status: number, from: URL, to: URL): Hop {
+  const headers = from.origin === to.origin ? hop.headers : {};
+  const becomesGet = status === 303 || ((status === 301 || status === 302) && hop.method === 'POST');
+  return becomesGet ? { method: 'GET', headers, body: undefined } : { ...hop, headers };
+}
+
+interface RawResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+}
+
+/** Tries the vetted addresses in order; only a failure before the TLS handshake moves on. */
+async function exchangeWithAny(
+  target: VettedTarget,
+  hop: Hop,
+  options: GuardedRequestOptions,
+  deadline: AbortSignal,
+): Promise<RawResponse> {
+  let lastFailure: unknown;
+  for (const address of target.addresses) {
+    deadline.throwIfAborted();
+    try {
+      return await exchange(target, address, hop, options, deadline);
+    } catch (error) {
+      if (!(error instanceof ConnectFailure)) throw error;
+      lastFailure = error.cause;
+    }
+  }
+  throw new GuardedFetchError('connect_failed', `could not connect to ${target.url.host}`, { cause: lastFailure });
+}
+
+class ConnectFailure extends Error {}
+
+function exchange(
+  target: VettedTarget,
+  address: string,
+  hop: Hop,
+  options: GuardedRequestOptions,
+  deadline: AbortSignal,
+): Promise<RawResponse> {
+  const { url, servername } = target;
+  const following = options.followRedirects !== false;
+  const headers: Record<string, string | number> = {
+    'user-agent': USER_AGENT,
+    'accept-encoding': 'identity',
+    ...hop.headers,
+    host: url.host,
+  };
+  if (hop.body !== undefined) headers['content-length'] = Buffer.byteLength(hop.body);
+
+  return new Promise((resolve, reject) => {
+    let handshakeDone = false;
+    const fail = (error: unknown) => reject(handshakeDone ? error : new ConnectFailure('connect failed', { cause: error }));
+    const req = request({
+      host: address,
+      port: url.port || 443,
+      path: `${url.pathname}${url.search}`,
+      method: hop.method,
+      headers,
+      // One connection per request: a pooled socket could belong to another host's vetted address.
+      agent: false,
+      signal: deadline,
+      ...(servername ? { servername } : {}),
+      ...(options.guard.ca ? { ca: options.guard.ca } : {}),
+    });
+    const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const connectTimer = setTimeout(
+      () => req.destroy(new Error(`no TLS connection within ${connectTimeoutMs} ms`)),
+      connectTimeoutMs,
+    );
+    req.on('socket', (socket: TLSSocket) =>
+      socket.once('secureConnect', () => {
+        handshakeDone = true;
+        clearTimeout(connectTimer);
+      }),
+    );
+    req.on('close', () => clearTimeout(connectTimer));
+    req.on('error', fail);
+    req.on('response', (res) => {
+      const status = res.statusCode ?? 0;
+      if (following && REDIRECT_STATUSES.has(status) && res.headers.location) {
+        // The body of a redirect is never needed; do not spend bandwidth on it.
+        res.destroy();
+        resolve({ status, headers: res.headers, body: Buffer.alloc(0) });
+        return;
+      }
+      const declared = Number(res.headers['content-length']);
+      if (declared > options.maxBytes) {
+        res.destroy();
+        reject(tooLarge(options.maxBytes, 'Content-Length'));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > options.maxBytes) res.destroy(tooLarge(options.maxBytes, 'streamed body'));
+        else chunks.push(chunk);
+      });
+      res.on('end', () => resolve({ status, headers: res.headers, body: Buffer.concat(chunks, size) }));
+      res.on('error', reject);
+      res.on('close', () => {
+        if (!res.complete) reject(new GuardedFetchError('broken_response', 'connection closed before the body ended'));
+      });
+    });
+    req.end(hop.body);
+  });
+}
+
+const tooLarge = (maxBytes: number, what: string) =>
+  new GuardedFetchError('too_large', `${what} exceeds the cap of ${maxBytes} bytes`);
+
+function asFetchError(error: unknown, deadline: AbortSignal, signal: AbortSignal | undefined, timeoutMs: number): unknown {
+  if (signal?.aborted) return signal.reason;
+  if (deadline.aborted) return new GuardedFetchError('timeout', `no complete response within ${timeoutMs} ms`, { cause: error });
+  if (error instanceof GuardedFetchError) return error;
+  return new GuardedFetchError('broken_response', 'the request failed', { cause: error });
+}
