@@ -173,7 +173,13 @@ export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 
 export const ListSwapsQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .default(DEFAULT_PAGE_SIZE)
+    .describe(`Page size, 1 to ${MAX_PAGE_SIZE}.`),
   cursor: TaskIdSchema.optional().describe('The next_cursor of the previous page, verbatim.'),
 });
 
