@@ -1,0 +1,45 @@
+import { getBalances, grantCredits } from '../../accounts/credits';
+import { createUser } from '../../accounts/users';
+import { requireOption } from '../arguments';
+import type { Command } from '../command';
+import { CliError } from '../errors';
+import { balanceFields, fields, timestamp } from '../output';
+import { parseAmount, parseEmail, parseTier } from '../validate';
+
+export const usersCreate: Command = {
+  name: 'users create',
+  synopsis: '--email EMAIL [--tier TIER] [--credits N]',
+  summary: 'Create a user; --credits go to the permanent bucket (tier defaults to free)',
+  options: ['email', 'tier', 'credits'],
+  prepare(args) {
+    const email = parseEmail(requireOption(args, 'email'));
+    const tier = args.options.tier === undefined ? undefined : parseTier(args.options.tier);
+    const credits = args.options.credits === undefined ? undefined : parseAmount('credits', args.options.credits);
+    return async ({ db }) => {
+      const user = await createUser(db, { email, tier }).catch((error: unknown) => {
+        if ((error as { code?: string }).code === '23505') throw new CliError(`a user with email ${email} already exists`);
+        throw error;
+      });
+      // Not one transaction with the user row: the amount is validated above, so the grant can only
+      // fail if the database goes away in between, and then the operator sees the error and the id.
+      const balances = credits ? await grantCredits(db, user.id, 'permanent', credits) : await getBalances(db, user.id);
+      return {
+        json: {
+          id: user.id,
+          email: user.email,
+          subscription_tier: user.subscription_tier,
+          email_verified: user.email_verified,
+          created_at: user.created_at,
+          credits: balances,
+        },
+        text: fields([
+          ['id', user.id],
+          ['email', user.email],
+          ['tier', user.subscription_tier],
+          ['created', timestamp(user.created_at)],
+          ...balanceFields(balances).map(([bucket, amount]): [string, number] => [`credits ${bucket}`, amount]),
+        ]),
+      };
+    };
+  },
+};
