@@ -2,11 +2,13 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './connect';
 import * as initial from './migrations/0001-initial';
 import * as taskIntake from './migrations/0002-task-intake';
+import * as webhooks from './migrations/0003-webhooks';
 
 /** Migrations are compiled into the program, so a deployment can never miss a file. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-task-intake': taskIntake,
+  '0003-webhooks': webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

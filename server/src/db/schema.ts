@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { FaceDetectStatus, SwapStatus, SwapType } from '@doppel/contract';
+import type { FaceDetectStatus, SwapStatus, SwapType, WebhookEventType } from '@doppel/contract';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -129,6 +129,35 @@ export interface CreateReservationsTable {
   created_at: CreatedAt;
 }
 
+export type WebhookEventStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookEventsTable {
+  id: string;
+  swap_id: string;
+  /** The key that created the swap: its plaintext signs every attempt. */
+  api_key_id: string;
+  event_type: WebhookEventType;
+  url: string;
+  /** The JSON body exactly as sent, serialised once. */
+  body: string;
+  status: Generated<WebhookEventStatus>;
+  attempts: Generated<number>;
+  created_at: CreatedAt;
+  /** When the next scheduled attempt is due; null once none is scheduled. */
+  next_attempt_at: Timestamp | null;
+  completed_at: Timestamp | null;
+}
+
+export interface WebhookAttemptsTable {
+  event_id: string;
+  attempt: number;
+  started_at: Timestamp;
+  /** Null when no HTTP response arrived (refused by the guard, network error, timeout). */
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -143,6 +172,8 @@ export interface Database {
   settings: SettingsTable;
   content_scans: ContentScansTable;
   create_reservations: CreateReservationsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type SwapRow = Selectable<SwapsTable>;
@@ -151,3 +182,5 @@ export type SwapUpdate = Updateable<SwapsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type UserRow = Selectable<UsersTable>;
 export type FaceDetectRow = Selectable<FaceDetectTasksTable>;
+export type WebhookEventRow = Selectable<WebhookEventsTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

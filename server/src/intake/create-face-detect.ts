@@ -5,7 +5,7 @@ import { newId } from '../ids';
 import type { FetchGuard } from '../media/fetch-guard';
 import { fetchMedia } from '../media/intake';
 import { FACE_DETECT_MEDIA } from '../media/sniff';
-import { queues, sendInTransaction } from '../queue/boss';
+import { queues, sendJob } from '../queue/boss';
 import type { PgBoss } from 'pg-boss';
 import { inputKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
@@ -53,7 +53,7 @@ export async function createFaceDetectTask(
         .insertInto('face_detect_tasks')
         .values({ id: taskId, api_key_id: caller.apiKeyId, status: 'queued', target: JSON.stringify(target) })
         .execute();
-      await sendInTransaction(deps.boss, trx, queues.faceDetect.name, { taskId } satisfies FaceDetectJob);
+      await sendJob(deps.boss, trx, queues.faceDetect.name, { taskId } satisfies FaceDetectJob);
     });
   } catch (error) {
     await deps.storage.delete([key]).catch(() => {});

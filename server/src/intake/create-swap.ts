@@ -10,7 +10,7 @@ import { newId } from '../ids';
 import type { FetchGuard } from '../media/fetch-guard';
 import { fetchMedia, vetPublicUrl, type FetchedMedia } from '../media/intake';
 import { SOURCE_MEDIA, TARGET_MEDIA_BY_SWAP_TYPE } from '../media/sniff';
-import { queues, sendInTransaction } from '../queue/boss';
+import { queues, sendJob } from '../queue/boss';
 import { inputKey } from '../storage/keys';
 import { toPublicSwap } from '../tasks/public-swap';
 import { releaseCreateSlot, reserveCreateSlot } from './concurrency';
@@ -146,7 +146,7 @@ export async function createSwapTask(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await sendInTransaction(deps.boss, trx, queues.swap.name, { swapId } satisfies SwapJob);
+      await sendJob(deps.boss, trx, queues.swap.name, { swapId } satisfies SwapJob);
       await releaseCreateSlot(trx, reservation);
       const swap = toPublicSwap(row);
       await options.inTransaction?.(trx, swap);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { PgBoss } from 'pg-boss';
 import type { Db } from '../db/connect';
 import { ApiError } from '../errors';
-import { queues, sendInTransaction } from '../queue/boss';
+import { queues, sendJob } from '../queue/boss';
 import type { Notifications } from '../queue/notifications';
 import type { Storage } from '../storage/storage';
 import type { MediaKind } from '../media/sniff';
@@ -83,6 +83,6 @@ async function requestScan(deps: ScanGateDeps, sha256: string, input: ScanInput)
       )
       .returning('sha256')
       .executeTakeFirst();
-    if (claimed) await sendInTransaction(deps.boss, trx, queues.contentScan.name, { sha256 } satisfies ContentScanJob);
+    if (claimed) await sendJob(deps.boss, trx, queues.contentScan.name, { sha256 } satisfies ContentScanJob);
   });
 }

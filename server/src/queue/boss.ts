@@ -1,5 +1,5 @@
 import { PgBoss, fromKysely } from 'pg-boss';
-import type { Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 
 /** Every queue the service uses, with the delivery guarantees each needs. */
@@ -8,6 +8,12 @@ export const queues = {
   swap: { name: 'swap', retryLimit: 2, retryDelay: 5, heartbeatSeconds: 30, expireInSeconds: 60 * 60 },
   faceDetect: { name: 'face-detect', retryLimit: 2, retryDelay: 2, heartbeatSeconds: 30, expireInSeconds: 10 * 60 },
   contentScan: { name: 'content-scan', retryLimit: 2, retryDelay: 1, heartbeatSeconds: 30, expireInSeconds: 10 * 60 },
+  /**
+   * One delivery attempt of a webhook event. Failed deliveries are not pg-boss retries: the job
+   * records the attempt and queues the next one on the documented schedule. pg-boss retries only
+   * cover a worker that crashed or lost the database mid-attempt.
+   */
+  webhook: { name: 'webhook', retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 2 * 60 },
 } as const;
 
 export type QueueName = (typeof queues)[keyof typeof queues]['name'];
@@ -25,16 +31,17 @@ export async function startBoss(connectionString: string, onError: (error: Error
 }
 
 /**
- * Queues a job inside the caller's transaction, so the job exists exactly when the rows it
- * works on do. pg-boss answers null instead of failing when it stored nothing.
+ * Queues a job through `db`: given a transaction, the job exists exactly when the rows it works
+ * on do. pg-boss answers null instead of failing when it stored nothing; that is an error here.
  */
-export async function sendInTransaction(
+export async function sendJob(
   boss: PgBoss,
-  trx: Transaction<Database>,
+  db: Kysely<Database>,
   queue: QueueName,
   data: object,
+  options: { startAfter?: Date } = {},
 ): Promise<string> {
-  const id = await boss.send(queue, data, { db: fromKysely(trx) });
+  const id = await boss.send(queue, data, { db: fromKysely(db), ...options });
   if (!id) throw new Error(`queue ${queue} did not accept the job`);
   return id;
 }

@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { connectDatabase } from '../../src/db/connect';
 import { openEmbeddedPostgres } from '../../src/db/embedded';
 import { migrateToLatest } from '../../src/db/migrate';
+import { startBoss } from '../../src/queue/boss';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -48,6 +49,11 @@ export default async function setup(project: TestProject) {
   const db = connectDatabase(templateUrl.toString(), { max: 1 });
   await migrateToLatest(db);
   await db.destroy();
+  // Installing the queue schema once here saves every test file a few hundred milliseconds.
+  const boss = await startBoss(templateUrl.toString(), (error) => {
+    throw error;
+  });
+  await boss.stop({ graceful: false, close: true });
 
   project.provide('adminDatabaseUrl', adminUrl);
   project.provide('templateDatabase', template);

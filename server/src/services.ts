@@ -1,0 +1,47 @@
+import type { SecureContextOptions } from 'node:tls';
+import type { PgBoss } from 'pg-boss';
+import { createFetchGuard, type FetchGuard } from './media/fetch-guard';
+import { startBoss } from './queue/boss';
+import { Notifications } from './queue/notifications';
+import type { Runtime } from './runtime';
+import { openStorage } from './storage/open-storage';
+import type { Storage } from './storage/storage';
+
+/** What the API's create routes and the job workers share beyond the database. */
+export interface Services {
+  boss: PgBoss;
+  storage: Storage;
+  guard: FetchGuard;
+  notifications: Notifications;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  /** Where background failures (a lost queue connection, ...) are reported. */
+  onError: (error: Error) => void;
+  /** Trusted roots replacing the system store for fetched media (tests only). */
+  ca?: SecureContextOptions['ca'];
+  storage?: Storage;
+}
+
+export async function openServices(runtime: Runtime, options: ServiceOptions): Promise<Services> {
+  const { config } = runtime;
+  const guard = createFetchGuard({
+    dohResolvers: config.media.dohUrls,
+    allowPrivateCidrs: config.media.allowPrivateCidrs,
+    ca: options.ca,
+  });
+  const notifications = new Notifications(runtime.databaseUrl);
+  await notifications.start();
+  const boss = await startBoss(runtime.databaseUrl, options.onError);
+  return {
+    boss,
+    storage: options.storage ?? openStorage(config),
+    guard,
+    notifications,
+    async close() {
+      await boss.stop({ graceful: true, timeout: 10_000 });
+      await notifications.close();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../errors';
+import type { LocalStorage } from './local-storage';
+import { LOCAL_FILES_PREFIX } from './open-storage';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.gif': 'image/gif',
+  '.mp4': 'video/mp4',
+  '.mov': 'video/quicktime',
+  '.webm': 'video/webm',
+};
+
+/**
+ * Serves results kept by the local backend at their public URLs. Only `results/` is public:
+ * inputs and scan copies stay private even to someone who learns their key.
+ */
+export async function serveLocalFiles(app: FastifyInstance, storage: LocalStorage): Promise<void> {
+  app.get(`${LOCAL_FILES_PREFIX}/results/*`, async (request, reply) => {
+    const key = `results/${(request.params as { '*': string })['*']}`;
+    const file = storage.filePath(key);
+    const type = CONTENT_TYPES[path.extname(key)];
+    const info = file && type ? await stat(file).catch(() => null) : null;
+    if (!file || !type || !info?.isFile()) throw new ApiError('not_found', 'No file at this address.');
+    return reply
+      .header('content-type', type)
+      .header('content-length', info.size)
+      // Result keys are never reused, so a result can be cached forever.
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .send(createReadStream(file));
+  });
+}

@@ -1,0 +1,75 @@
+import type { WebhookEventType } from '@doppel/contract';
+import type { PgBoss } from 'pg-boss';
+import type { Db } from '../db/connect';
+import type { WebhookEventStatus } from '../db/schema';
+import { queueWebhookAttempt } from './job';
+
+export interface WebhookAttemptView {
+  attempt: number;
+  startedAt: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+export interface WebhookEventView {
+  id: string;
+  swapId: string;
+  event: WebhookEventType;
+  url: string;
+  status: WebhookEventStatus;
+  createdAt: Date;
+  nextAttemptAt: Date | null;
+  completedAt: Date | null;
+  /** Oldest first. */
+  attempts: WebhookAttemptView[];
+}
+
+/** A swap's events, oldest first, each with its recorded attempts (operator CLI). */
+export async function listDeliveries(db: Db, swapId: string): Promise<WebhookEventView[]> {
+  const events = await db
+    .selectFrom('webhook_events')
+    .select(['id', 'swap_id', 'event_type', 'url', 'status', 'created_at', 'next_attempt_at', 'completed_at'])
+    .where('swap_id', '=', swapId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  if (events.length === 0) return [];
+  const attempts = await db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('event_id', 'in', events.map((e) => e.id))
+    .orderBy('attempt')
+    .execute();
+  return events.map((e) => ({
+    id: e.id,
+    swapId: e.swap_id,
+    event: e.event_type,
+    url: e.url,
+    status: e.status,
+    createdAt: e.created_at,
+    nextAttemptAt: e.next_attempt_at,
+    completedAt: e.completed_at,
+    attempts: attempts
+      .filter((a) => a.event_id === e.id)
+      .map((a) => ({
+        attempt: a.attempt,
+        startedAt: a.started_at,
+        statusCode: a.status_code,
+        latencyMs: a.latency_ms,
+        error: a.error,
+      })),
+  }));
+}
+
+/**
+ * Queues one more attempt of an existing event (operator CLI): same event id, same body, a
+ * fresh signature and the next attempt number. It stands outside the retry schedule: a failure
+ * is recorded and not retried, a success marks the event delivered. False for an unknown event.
+ */
+export async function redeliver(db: Db, boss: PgBoss, eventId: string): Promise<boolean> {
+  const event = await db.selectFrom('webhook_events').select('id').where('id', '=', eventId).executeTakeFirst();
+  if (!event) return false;
+  await queueWebhookAttempt(boss, db, { eventId, step: null });
+  return true;
+}
