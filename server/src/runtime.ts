@@ -1,4 +1,4 @@
-import { loadMasterKey, KeyVault } from './auth/key-vault';
+import { checkMasterKey, loadMasterKey, KeyVault } from './auth/key-vault';
 import type { Config } from './config';
 import { connectDatabase, type Db } from './db/connect';
 import { openEmbeddedPostgres } from './db/embedded';
@@ -22,7 +22,9 @@ export async function openRuntime(
   const db = connectDatabase(databaseUrl, { max: config.dbPoolSize });
   try {
     if (options.migrate ?? true) await migrateToLatest(db);
-    const vault = new KeyVault(await loadMasterKey(config.masterKey, config.dataDir));
+    const masterKey = await loadMasterKey(config.masterKey, config.dataDir);
+    await checkMasterKey(db, masterKey);
+    const vault = new KeyVault(masterKey);
     return {
       config,
       db,

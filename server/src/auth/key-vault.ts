@@ -1,7 +1,8 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Db } from '../db/connect';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -42,4 +43,28 @@ export async function loadMasterKey(configured: Buffer | undefined, dataDir: str
   const key = randomBytes(32);
   await writeFile(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
   return key;
+}
+
+/**
+ * Refuses a master key other than the one the database's keys were sealed with: a host started
+ * without DOPPEL_MASTER_KEY next to others that have it would otherwise fail only when it tries
+ * to sign a webhook. The database keeps a fingerprint, never the key.
+ */
+export async function checkMasterKey(db: Db, masterKey: Buffer): Promise<void> {
+  const fingerprint = createHash('sha256').update('doppel-master-key').update(masterKey).digest('hex').slice(0, 32);
+  await db
+    .insertInto('settings')
+    .values({ name: 'master_key_fingerprint', value: JSON.stringify(fingerprint) })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const stored = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('name', '=', 'master_key_fingerprint')
+    .executeTakeFirstOrThrow();
+  if (stored.value !== fingerprint) {
+    throw new Error(
+      'the master key differs from the one this database was set up with: set DOPPEL_MASTER_KEY to the key the other hosts use',
+    );
+  }
 }

@@ -1,0 +1,18 @@
+import type { KeyVault } from '../auth/key-vault';
+import type { Config } from '../config';
+import type { Db } from '../db/connect';
+import type { Metrics } from '../ops/metrics';
+
+/** The services every route and hook reaches through `request.server.deps`. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  vault: KeyVault;
+  metrics: Metrics;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}

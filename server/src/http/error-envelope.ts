@@ -1,0 +1,51 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError } from '../errors';
+
+/**
+ * The error of the contract that answers a fastify-level failure (body parsing, media type,
+ * size), or null for anything unexpected.
+ */
+function fromFrameworkError(error: FastifyError, bodyLimitBytes: number): ApiError | null {
+  switch (error.statusCode) {
+    case 400:
+      return new ApiError(
+        'validation_error',
+        error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? 'The request body is empty; send a JSON document.'
+          : error.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
+            ? 'The request body is not valid JSON.'
+            : 'The request is malformed.',
+      );
+    case 413:
+      return new ApiError('payload_too_large', `The request body exceeds ${bodyLimitBytes} bytes.`);
+    case 415:
+      return new ApiError('unsupported_media_type', 'Content-Type must be application/json.');
+    default:
+      return null;
+  }
+}
+
+/**
+ * Every non-2xx response carries the envelope `{error:{code,message,request_id}}`. Unexpected
+ * errors are logged with the request id and answered with a generic message: no stack, no SQL.
+ */
+export function answerErrorsWithEnvelope(app: FastifyInstance): void {
+  const { bodyLimitBytes } = app.deps.config;
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let apiError = error instanceof ApiError ? error : fromFrameworkError(error, bodyLimitBytes);
+    if (!apiError) {
+      request.log.error({ err: error }, 'unexpected error');
+      apiError = new ApiError('internal_error', 'An unexpected error occurred; it is safe to retry.');
+    }
+    return reply.status(apiError.status).headers(apiError.headers).send(apiError.toEnvelope(request.id));
+  });
+
+  // Answered before the body is read, so a 404 never turns into a 415 or 413.
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) throw new ApiError('not_found', 'No endpoint exists at this path.');
+  });
+  app.setNotFoundHandler(() => {
+    throw new ApiError('not_found', 'No endpoint exists at this path.');
+  });
+}

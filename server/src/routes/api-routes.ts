@@ -1,0 +1,38 @@
+import { contract } from '@doppel/contract';
+import type { FastifyInstance } from 'fastify';
+import { requireApiKey } from '../auth/authenticate';
+import { honourApiSwitch } from '../http/api-switch';
+import { validationFailure } from '../http/validation-error';
+import { enforceRateLimit } from '../rate-limit/enforce-rate-limit';
+import { cancelSwap } from './cancel-swap';
+import { createFaceDetect } from './create-face-detect';
+import { createSwap } from './create-swap';
+import { getFaceDetect } from './get-face-detect';
+import { getSwap } from './get-swap';
+import { listSwaps } from './list-swaps';
+import { me } from './me';
+import { tsRest } from './ts-rest';
+
+/**
+ * Every contract endpoint under /api/v1. Registered as a child plugin: ts-rest installs its own
+ * error handler on the scope it is given, and the root's envelope handler must stay in charge.
+ * Hooks run before the body is read: API switch, then authentication, then the rate limit.
+ */
+export async function apiRoutes(app: FastifyInstance): Promise<void> {
+  honourApiSwitch(app);
+  requireApiKey(app);
+  enforceRateLimit(app);
+  const router = tsRest.router(contract, {
+    me,
+    listSwaps,
+    createSwap,
+    getSwap,
+    cancelSwap,
+    createFaceDetect,
+    getFaceDetect,
+  });
+  tsRest.registerRouter(contract, router, app, {
+    logInitialization: false,
+    requestValidationErrorHandler: validationFailure,
+  });
+}

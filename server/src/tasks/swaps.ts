@@ -1,0 +1,54 @@
+import { cancelableSwapStatuses } from '@doppel/contract';
+import { sql } from 'kysely';
+import type { Db } from '../db/connect';
+import type { NewSwap, SwapRow } from '../db/schema';
+
+export async function insertSwap(db: Db, swap: NewSwap): Promise<SwapRow> {
+  return db.insertInto('swaps').values(swap).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The swap with this id if the key created it; another key's swap is as absent as a missing one. */
+export function findSwap(db: Db, apiKeyId: string, id: string): Promise<SwapRow | undefined> {
+  return db.selectFrom('swaps').selectAll().where('id', '=', id).where('api_key_id', '=', apiKeyId).executeTakeFirst();
+}
+
+/**
+ * Spec 3.1: one guarded UPDATE moves a queued or preparing swap to canceled; whatever the
+ * status filter does not match (processing, or already terminal) is returned unchanged. The
+ * guard makes the cancel and a worker's pick-up mutually exclusive without locks.
+ */
+export async function cancelSwap(db: Db, apiKeyId: string, id: string): Promise<SwapRow | undefined> {
+  const canceled = await db
+    .updateTable('swaps')
+    .set({ status: 'canceled', updated_at: sql<Date>`now()`, completed_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('api_key_id', '=', apiKeyId)
+    .where('status', 'in', cancelableSwapStatuses)
+    .returningAll()
+    .executeTakeFirst();
+  return canceled ?? findSwap(db, apiKeyId, id);
+}
+
+/** Worker pick-up: queued -> preparing, or null when the swap is no longer queued (e.g. canceled). */
+export function claimSwap(db: Db, id: string): Promise<SwapRow | null> {
+  return advance(db, id, 'queued', 'preparing');
+}
+
+/**
+ * Worker start: preparing -> processing, or null when the swap left preparing (canceled). Past
+ * this point a cancel no longer applies.
+ */
+export function startSwapProcessing(db: Db, id: string): Promise<SwapRow | null> {
+  return advance(db, id, 'preparing', 'processing');
+}
+
+async function advance(db: Db, id: string, from: SwapRow['status'], to: SwapRow['status']): Promise<SwapRow | null> {
+  const row = await db
+    .updateTable('swaps')
+    .set({ status: to, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
+}

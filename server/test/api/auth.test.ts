@@ -1,0 +1,121 @@
+import { contract } from '@doppel/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revokeApiKey } from '../../src/accounts/api-keys';
+import { generateApiKey } from '../../src/auth/api-keys';
+import { startTestApp, type TestApp, type TestResponse } from '../support/app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ env: { DOPPEL_AUTH_FAILURES_PER_MINUTE: '1000' } });
+});
+afterAll(() => t.close());
+
+/** Every endpoint of the contract, with a body that passes validation where one is needed. */
+const endpoints = Object.values(contract).map((route) => ({
+  method: route.method,
+  path: route.path.replace(':taskId', 'swp_x'),
+  json: route.method === 'POST' ? { type: 'image', target_url: 'https://example.com/a.jpg' } : undefined,
+}));
+
+function expectError(response: TestResponse, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.body.error.code).toBe(code);
+  expect(response.body.error.request_id).toBe(response.headers.get('x-request-id'));
+}
+
+describe('authentication', () => {
+  it.each(endpoints)('answers $method $path without Authorization with unauthorized', async ({ method, path, json }) => {
+    const response = await t.request(path, { method, json });
+    expectError(response, 401, 'unauthorized');
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it.each([
+    ['another scheme', 'Basic dXNlcjpwYXNz'],
+    ['a bare token', 'dpl_abc'],
+    ['no token', 'Bearer'],
+    ['two tokens', 'Bearer dpl_a dpl_b'],
+    ['an empty header', ''],
+  ])('answers a malformed header (%s) with unauthorized', async (_name, authorization) => {
+    expectError(await t.request('/api/v1/me', { headers: { authorization } }), 401, 'unauthorized');
+  });
+
+  it.each(endpoints)('answers $method $path with an unknown key with invalid_api_key', async ({ method, path, json }) => {
+    const response = await t.request(path, { method, json, key: generateApiKey() });
+    expectError(response, 401, 'invalid_api_key');
+    expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+  });
+
+  it('answers a token that is not shaped like a key with invalid_api_key', async () => {
+    expectError(await t.request('/api/v1/me', { key: 'not-a-doppel-key' }), 401, 'invalid_api_key');
+  });
+
+  it('answers a revoked key with invalid_api_key', async () => {
+    const account = await t.createAccount();
+    expect((await t.request('/api/v1/me', { key: account.apiKey })).status).toBe(200);
+    await revokeApiKey(t.db, account.apiKeyId);
+    expectError(await t.request('/api/v1/me', { key: account.apiKey }), 401, 'invalid_api_key');
+  });
+
+  it('accepts the scheme name in any case', async () => {
+    const account = await t.createAccount();
+    const response = await t.request('/api/v1/me', { headers: { authorization: `bearer ${account.apiKey}` } });
+    expect(response.status).toBe(200);
+  });
+
+  it('keeps last_used_at of the key', async () => {
+    const account = await t.createAccount();
+    const lastUsed = () =>
+      t.db.selectFrom('api_keys').select('last_used_at').where('id', '=', account.apiKeyId).executeTakeFirstOrThrow();
+    expect((await lastUsed()).last_used_at).toBeNull();
+    const before = Date.now();
+    await t.request('/api/v1/me', { key: account.apiKey });
+    const { last_used_at } = await lastUsed();
+    expect(last_used_at!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it('carries no rate-limit headers on a refused authentication', async () => {
+    const response = await t.request('/api/v1/me', { key: generateApiKey() });
+    expect(response.headers.get('x-ratelimit-limit')).toBeNull();
+  });
+});
+
+describe('failed-authentication throttle', () => {
+  const LIMIT = 3;
+  let throttled: TestApp;
+  beforeAll(async () => {
+    throttled = await startTestApp({ env: { DOPPEL_AUTH_FAILURES_PER_MINUTE: String(LIMIT) } });
+  });
+  afterAll(() => throttled.close());
+
+  it('refuses an address over its failure budget with rate_limited, even with a correct key', async () => {
+    const account = await throttled.createAccount();
+    // Failures are counted per clock minute; a minute boundary may reset the count once.
+    const codes: string[] = [];
+    for (let i = 0; i < 2 * LIMIT + 1 && codes.at(-1) !== 'rate_limited'; i++) {
+      codes.push((await throttled.request('/api/v1/me', { key: generateApiKey() })).body.error.code);
+    }
+    expect(codes.at(-1)).toBe('rate_limited');
+    expect(codes.filter((c) => c === 'invalid_api_key').length).toBeGreaterThanOrEqual(LIMIT);
+
+    const refused = await throttled.request('/api/v1/me', { key: account.apiKey });
+    expectError(refused, 429, 'rate_limited');
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    const reset = Number(refused.headers.get('x-ratelimit-reset'));
+    expect(reset).toBeGreaterThan(Date.now() / 1000);
+    expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 61);
+  });
+
+  it('does not count a missing header as a failed attempt', async () => {
+    const fresh = await startTestApp({ env: { DOPPEL_AUTH_FAILURES_PER_MINUTE: '1' } });
+    try {
+      const account = await fresh.createAccount();
+      for (let i = 0; i < 3; i++) expect((await fresh.request('/api/v1/me')).status).toBe(401);
+      expect((await fresh.request('/api/v1/me', { key: account.apiKey })).status).toBe(200);
+    } finally {
+      await fresh.close();
+    }
+  });
+});

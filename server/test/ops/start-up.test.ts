@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const serverDir = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(serverDir, 'node_modules/.bin/tsx');
+
+function start(env: Record<string, string>) {
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  return spawn(tsx, ['src/main.ts'], { cwd: serverDir, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function exitOf(child: ReturnType<typeof start>): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+describe('pnpm start', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'doppel-start-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('stops with one line naming the variable when the configuration is invalid', async () => {
+    const child = start({ DOPPEL_PORT: 'eighty', DOPPEL_DATA_DIR: dataDir });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    expect(await exitOf(child)).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^invalid configuration: DOPPEL_PORT: /)]);
+  });
+
+  it('serves on the embedded PostgreSQL and stops it cleanly on SIGTERM', async () => {
+    const child = start({ DOPPEL_DATA_DIR: dataDir, DOPPEL_PORT: '0', DOPPEL_LOG_LEVEL: 'info' });
+    const exited = exitOf(child);
+    try {
+      const lines = createInterface({ input: child.stdout });
+      let url: string | undefined;
+      for await (const line of lines) {
+        url = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
+        if (url) break;
+      }
+      child.stdout.resume();
+      expect(url).toBeDefined();
+      expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(true);
+
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      const me = await fetch(`${url}/api/v1/me`);
+      expect(me.status).toBe(401);
+      expect(((await me.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      // A failed assertion must not leave the server (and its PostgreSQL) running.
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }
+    expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+  });
+});
