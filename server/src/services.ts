@@ -24,7 +24,10 @@ export interface ServiceOptions {
   storage?: Storage;
 }
 
-export async function openServices(runtime: Runtime, options: ServiceOptions): Promise<Services> {
+export async function openServices(
+  runtime: Pick<Runtime, 'config' | 'databaseUrl'>,
+  options: ServiceOptions,
+): Promise<Services> {
   const { config } = runtime;
   const guard = createFetchGuard({
     dohResolvers: config.media.dohUrls,

@@ -2,6 +2,7 @@ import type { KeyVault } from '../auth/key-vault';
 import type { Config } from '../config';
 import type { Db } from '../db/connect';
 import type { Metrics } from '../ops/metrics';
+import type { Services } from '../services';
 
 /** The services every route and hook reaches through `request.server.deps`. */
 export interface AppDeps {
@@ -9,6 +10,10 @@ export interface AppDeps {
   db: Db;
   vault: KeyVault;
   metrics: Metrics;
+  boss: Services['boss'];
+  storage: Services['storage'];
+  guard: Services['guard'];
+  notifications: Services['notifications'];
 }
 
 declare module 'fastify' {

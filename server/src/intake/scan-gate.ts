@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PgBoss } from 'pg-boss';
+import type { Config } from '../config';
 import type { Db } from '../db/connect';
 import { ApiError } from '../errors';
 import { queues, sendJob } from '../queue/boss';
@@ -21,8 +22,7 @@ export interface ScanGateDeps {
   boss: PgBoss;
   storage: Storage;
   notifications: Notifications;
-  waitSeconds: number;
-  retryAfterSeconds: number;
+  config: Pick<Config, 'scan'>;
 }
 
 export interface ContentScanJob {
@@ -44,7 +44,7 @@ export async function requireCleanContent(deps: ScanGateDeps, inputs: ScanInput[
   const verdicts = await Promise.all(
     [...pending.keys()].map((sha256) =>
       deps.notifications.waitFor('doppel_scan', sha256, () => verdictOf(deps.db, sha256), {
-        timeoutMs: deps.waitSeconds * 1000,
+        timeoutMs: deps.config.scan.waitSeconds * 1000,
         signal,
       }),
     ),
@@ -58,7 +58,7 @@ export async function requireCleanContent(deps: ScanGateDeps, inputs: ScanInput[
   }
   if (verdicts.some((v) => v === undefined)) {
     throw new ApiError('api_temporarily_disabled', 'The inputs are still being scanned; retry shortly.', {
-      headers: { 'retry-after': String(deps.retryAfterSeconds) },
+      headers: { 'retry-after': String(deps.config.scan.retryAfterSeconds) },
     });
   }
 }

@@ -1,5 +1,6 @@
 import { cancelableSwapStatuses } from '@doppel/contract';
 import { sql } from 'kysely';
+import { refundSwap } from '../billing/charges';
 import type { Db } from '../db/connect';
 import type { NewSwap, SwapRow } from '../db/schema';
 
@@ -18,14 +19,19 @@ export function findSwap(db: Db, apiKeyId: string, id: string): Promise<SwapRow 
  * guard makes the cancel and a worker's pick-up mutually exclusive without locks.
  */
 export async function cancelSwap(db: Db, apiKeyId: string, id: string): Promise<SwapRow | undefined> {
-  const canceled = await db
-    .updateTable('swaps')
-    .set({ status: 'canceled', updated_at: sql<Date>`now()`, completed_at: sql<Date>`now()` })
-    .where('id', '=', id)
-    .where('api_key_id', '=', apiKeyId)
-    .where('status', 'in', cancelableSwapStatuses)
-    .returningAll()
-    .executeTakeFirst();
+  const canceled = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('swaps')
+      .set({ status: 'canceled', updated_at: sql<Date>`now()`, completed_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .where('api_key_id', '=', apiKeyId)
+      .where('status', 'in', cancelableSwapStatuses)
+      .returningAll()
+      .executeTakeFirst();
+    // A canceled swap never ran: its credits go back with the status change.
+    if (row) await refundSwap(trx, row.id);
+    return row;
+  });
   return canceled ?? findSwap(db, apiKeyId, id);
 }
 

@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { SecureContextOptions } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -9,6 +13,10 @@ import { buildApp } from '../../src/app';
 import { KeyVault } from '../../src/auth/key-vault';
 import { loadConfig, type Config } from '../../src/config';
 import type { Db } from '../../src/db/connect';
+import { startWorkers, type WorkerDeps, type Workers } from '../../src/jobs/start-workers';
+import { freePort } from '../../src/free-port';
+import { createLogger } from '../../src/logging';
+import { openServices, type Services } from '../../src/services';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export interface TestAccount {
@@ -46,6 +54,7 @@ export interface TestApp {
   db: Db;
   database: TestDatabase;
   vault: KeyVault;
+  services: Services;
   createAccount(options?: { credits?: number; tier?: string; emailVerified?: boolean }): Promise<TestAccount>;
   /** An HTTP request to this server over loopback. */
   request(path: string, init?: TestRequest): Promise<TestResponse>;
@@ -58,6 +67,10 @@ export interface TestAppOptions {
   /** Another test app whose database (and key vault) this one shares, as a second server process would. */
   shareWith?: TestApp;
   logStream?: NodeJS.WritableStream;
+  /** Trusted roots for fetched media and DoH (the test CA). */
+  ca?: SecureContextOptions['ca'];
+  /** Runs the job workers in this process too, with this compute (e.g. the real engine pool). */
+  compute?: WorkerDeps['compute'];
 }
 
 /**
@@ -65,15 +78,30 @@ export interface TestAppOptions {
  * with `shareWith`). Logging is silent unless DOPPEL_LOG_LEVEL is given.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const config = loadConfig({ DOPPEL_LOG_LEVEL: 'silent', DOPPEL_HOST: '127.0.0.1', DOPPEL_PORT: '0', ...options.env });
+  // A second process on the same database shares its files too, as it would share a bucket.
+  const dataDir = options.shareWith?.config.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'doppel-app-')));
+  // The port is chosen up front because result URLs name it.
+  const port = await freePort();
+  const config = loadConfig({
+    DOPPEL_LOG_LEVEL: 'silent',
+    DOPPEL_HOST: '127.0.0.1',
+    DOPPEL_PORT: String(port),
+    DOPPEL_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DOPPEL_DATA_DIR: dataDir,
+    ...options.env,
+  });
   const database = options.shareWith?.database ?? (await createTestDatabase());
   const vault = options.shareWith?.vault ?? new KeyVault(randomBytes(32));
   const { db } = database;
-  const app = await buildApp({ config, db, vault }, { logStream: options.logStream });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('server is not listening on TCP');
-  const url = `http://127.0.0.1:${address.port}`;
+  const logger = createLogger(config, options.logStream);
+  const runtime = { config, db, vault, databaseUrl: database.url };
+  const services = await openServices(runtime, { onError: (error) => logger.error({ err: error }, 'queue error'), ca: options.ca });
+  const app = await buildApp(runtime, services, { logger });
+  await app.listen({ host: '127.0.0.1', port });
+  const url = config.publicUrl;
+  const workers: Workers | undefined = options.compute
+    ? await startWorkers({ ...runtime, ...services, logger, compute: options.compute })
+    : undefined;
 
   return {
     app,
@@ -82,6 +110,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     db,
     database,
     vault,
+    services,
     async createAccount(account = {}) {
       const user = await createUser(db, {
         email: `user-${randomBytes(6).toString('hex')}@example.com`,
@@ -112,7 +141,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     async close() {
       await app.close();
-      if (!options.shareWith) await database.close();
+      await workers?.stop();
+      await services.close();
+      if (!options.shareWith) {
+        await database.close();
+        await rm(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

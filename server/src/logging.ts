@@ -1,5 +1,6 @@
-import type { FastifyRequest, FastifyServerOptions } from 'fastify';
-import type { Config } from '../config';
+import type { FastifyRequest } from 'fastify';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import type { Config } from './config';
 
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi;
 const API_KEY = /\bdpl_[A-Za-z0-9_-]+/g;
@@ -10,14 +11,14 @@ export function scrubSecrets(text: string): string {
 }
 
 /**
- * Structured JSON logs with the request id on every line. Requests are logged as method, path
+ * The process's one logger, shared by the API and the job workers: structured JSON, with the
+ * request id on every line of a request. Requests are logged as method, path
  * and address only: never headers (Authorization), never bodies. Redaction guards against a
  * header or body object being logged by mistake.
  */
-export function loggerOptions(config: Config, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
-  return {
+export function createLogger(config: Config, stream?: NodeJS.WritableStream): Logger {
+  const options: LoggerOptions = {
     level: config.logLevel,
-    ...(stream ? { stream } : {}),
     redact: {
       paths: ['headers', 'body', 'req.headers', 'req.body', '*.authorization', '*.apiKey', '*.databaseUrl'],
       censor: '[redacted]',
@@ -37,4 +38,5 @@ export function loggerOptions(config: Config, stream?: NodeJS.WritableStream): F
       }),
     },
   };
+  return stream ? pino(options, stream as DestinationStream) : pino(options);
 }
