@@ -3,12 +3,14 @@ import type { Db } from './connect';
 import * as initial from './migrations/0001-initial';
 import * as taskIntake from './migrations/0002-task-intake';
 import * as webhooks from './migrations/0003-webhooks';
+import * as swapResults from './migrations/0004-swap-results';
 
 /** Migrations are compiled into the program, so a deployment can never miss a file. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-task-intake': taskIntake,
   '0003-webhooks': webhooks,
+  '0004-swap-results': swapResults,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

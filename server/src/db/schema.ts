@@ -67,6 +67,7 @@ export interface SwapsTable {
   inputs: Json<Record<string, unknown>>;
   refunded: Generated<boolean>;
   completed_at: Timestamp | null;
+  result_key: string | null;
 }
 
 export interface FaceDetectTasksTable {

@@ -8,7 +8,13 @@ import type { FetchGuard } from '../media/fetch-guard';
 import { queues, type QueueName } from '../queue/boss';
 import type { Storage } from '../storage/storage';
 import { registerWebhookWorker } from '../webhooks/worker';
+import type { FaceDetectJob } from '../intake/create-face-detect';
 import { runContentScanJob, type ContentScanDeps } from './content-scan-job';
+import { runFaceDetectJob, type FaceDetectDeps } from './face-detect-job';
+import { failSwap } from './finish-swap';
+import { MAINTENANCE_SCHEDULE, runMaintenance } from './maintenance-job';
+import { INTERNAL_FAILURE, runSwapJob, type SwapDeps } from './swap-job';
+import type { SwapJob } from '../intake/create-swap';
 
 export interface WorkerDeps {
   config: Config;
@@ -18,7 +24,8 @@ export interface WorkerDeps {
   storage: Storage;
   guard: FetchGuard;
   logger: Logger;
-  compute: Pick<ContentScanDeps, 'scan'>;
+  /** The engine. Queues whose work it cannot do are left to other processes. */
+  compute: Pick<ContentScanDeps, 'scan'> & Partial<Pick<FaceDetectDeps, 'detect'> & Pick<SwapDeps, 'swapImage'>>;
 }
 
 export interface Workers {
@@ -49,6 +56,31 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   await consume<ContentScanJob>(queues.contentScan.name, cpuSlots, (job) =>
     runContentScanJob({ db: deps.db, storage: deps.storage, scan: deps.compute.scan }, job),
   );
+  const { detect, swapImage } = deps.compute;
+  if (detect) {
+    await consume<FaceDetectJob>(queues.faceDetect.name, cpuSlots, (job) =>
+      runFaceDetectJob({ db: deps.db, storage: deps.storage, detect }, job),
+    );
+    await consume<FaceDetectJob>(queues.faceDetectDead.name, 1, async (job) => {
+      await deps.db
+        .updateTable('face_detect_tasks')
+        .set({ status: 'failed', error: 'Face detection failed on our side; please create a new task.', completed_at: new Date() })
+        .where('id', '=', job.data.taskId)
+        .where('status', 'in', ['queued', 'processing'])
+        .execute();
+    });
+  }
+  if (swapImage) {
+    await consume<SwapJob>(queues.swap.name, cpuSlots, (job) =>
+      runSwapJob({ db: deps.db, boss, storage: deps.storage, swapImage }, job),
+    );
+    // A swap whose job ran out of attempts (its workers kept dying) ends failed and refunded.
+    await consume<SwapJob>(queues.swapDead.name, 1, async (job) => {
+      await failSwap(deps.db, boss, job.data.swapId, INTERNAL_FAILURE);
+    });
+  }
+  await consume(queues.maintenance.name, 1, () => runMaintenance(deps));
+  await boss.schedule(queues.maintenance.name, MAINTENANCE_SCHEDULE);
   await registerWebhookWorker(boss, { db: deps.db, vault: deps.vault, guard: deps.guard });
   names.push(queues.webhook.name);
 

@@ -4,9 +4,31 @@ import type { Database } from '../db/schema';
 
 /** Every queue the service uses, with the delivery guarantees each needs. */
 export const queues = {
-  /** A swap: minutes of CPU; a worker that dies is noticed through missed heartbeats. */
-  swap: { name: 'swap', retryLimit: 2, retryDelay: 5, heartbeatSeconds: 30, expireInSeconds: 60 * 60 },
-  faceDetect: { name: 'face-detect', retryLimit: 2, retryDelay: 2, heartbeatSeconds: 30, expireInSeconds: 10 * 60 },
+  /** Swaps whose job ran out of attempts; their handler fails the swap and refunds it. */
+  swapDead: { name: 'swap-dead', retryLimit: 5, retryDelay: 5 },
+  faceDetectDead: { name: 'face-detect-dead', retryLimit: 5, retryDelay: 5 },
+  /**
+   * A swap: seconds to minutes of CPU. A worker that dies is noticed through missed heartbeats
+   * within about `heartbeatSeconds`, and the job is tried again on another worker.
+   */
+  swap: {
+    name: 'swap',
+    retryLimit: 2,
+    retryDelay: 5,
+    heartbeatSeconds: 15,
+    expireInSeconds: 60 * 60,
+    deadLetter: 'swap-dead',
+  },
+  faceDetect: {
+    name: 'face-detect',
+    retryLimit: 2,
+    retryDelay: 2,
+    heartbeatSeconds: 15,
+    expireInSeconds: 10 * 60,
+    deadLetter: 'face-detect-dead',
+  },
+  /** Housekeeping on a schedule: retention, expired idempotency keys, abandoned reservations. */
+  maintenance: { name: 'maintenance', retryLimit: 1, retryDelay: 60, expireInSeconds: 10 * 60 },
   contentScan: { name: 'content-scan', retryLimit: 2, retryDelay: 1, heartbeatSeconds: 30, expireInSeconds: 10 * 60 },
   /**
    * One delivery attempt of a webhook event. Failed deliveries are not pg-boss retries: the job
@@ -21,7 +43,15 @@ export type QueueName = (typeof queues)[keyof typeof queues]['name'];
 export const BOSS_SCHEMA = 'pgboss';
 
 export async function startBoss(connectionString: string, onError: (error: Error) => void): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString, schema: BOSS_SCHEMA, max: 4 });
+  const boss = new PgBoss({
+    connectionString,
+    schema: BOSS_SCHEMA,
+    max: 4,
+    // Missed heartbeats are looked for this often: with the swap queue's 15 s heartbeat, a job
+    // whose worker died is retried elsewhere within about half a minute.
+    superviseIntervalSeconds: 10,
+    monitorIntervalSeconds: 10,
+  });
   boss.on('error', onError);
   await boss.start();
   for (const { name, ...options } of Object.values(queues)) {

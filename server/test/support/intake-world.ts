@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ComputePool, DEFAULT_SCAN_THRESHOLDS, type ScanThresholds } from '@doppel/worker';
+import { ComputePool, DEFAULT_SCAN_THRESHOLDS, swapWithProgress, unwrap, type ScanThresholds } from '@doppel/worker';
 import type { WorkerDeps } from '../../src/jobs/start-workers';
 import { startDohServer, type DohAnswers, type DohServer } from './doh-server';
 import { sendBytes, startMediaServer, type MediaRoute, type MediaServer } from './media-server';
@@ -30,7 +30,11 @@ export interface IntakeWorld {
   /** `https://media.test:<port><path>`: a media URL the guard lets through (loopback is allow-listed). */
   url(path: string): string;
   /** A test app whose fetches reach the loopback media server through the real guard. */
-  startApp(options?: TestAppOptions & { scan?: boolean | ScanThresholds }): Promise<TestApp>;
+  /**
+   * `scan` runs the job workers with the real content classifier; `engine` adds the rest of the
+   * engine (face detection, swaps), so tasks really get processed.
+   */
+  startApp(options?: TestAppOptions & { scan?: boolean | ScanThresholds; engine?: boolean }): Promise<TestApp>;
   close(): Promise<void>;
 }
 
@@ -50,11 +54,15 @@ export async function startIntakeWorld(routes: Record<string, MediaRoute>): Prom
     url: (p) => media.url('media.test', p),
     async startApp(options = {}) {
       let compute: WorkerDeps['compute'] | undefined;
-      if (options.scan) {
+      if (options.scan || options.engine) {
         const pool = new ComputePool({ threads: 1 });
         pools.push(pool);
-        const thresholds = options.scan === true ? DEFAULT_SCAN_THRESHOLDS : options.scan;
+        const thresholds = typeof options.scan === 'object' ? options.scan : DEFAULT_SCAN_THRESHOLDS;
         compute = { scan: (input) => pool.run('scan', { ...input, thresholds }) };
+        if (options.engine) {
+          compute.detect = async (bytes) => unwrap(await pool.run('detect', { bytes }));
+          compute.swapImage = (input, onProgress) => swapWithProgress(pool, input, onProgress);
+        }
       }
       return startTestApp({
         ...options,

@@ -32,6 +32,7 @@ const exampleSwap: SwapRow = {
   inputs: { internal: true },
   refunded: false,
   completed_at: new Date('2026-01-01T00:05:00Z'),
+  result_key: 'results/internal/swp_Q2xp3dVq8kYb1mTn0aR7xw.jpg',
 };
 
 describe('the documented webhook example', () => {

@@ -1,0 +1,62 @@
+import type { DetectedFace } from '@doppel/contract';
+import { EngineError, type FaceDescription } from '@doppel/worker';
+import { sql } from 'kysely';
+import type { Job } from 'pg-boss';
+import type { Db } from '../db/connect';
+import type { FaceDetectJob } from '../intake/create-face-detect';
+import type { StoredInput } from '../intake/create-swap';
+import { queues } from '../queue/boss';
+import type { Storage } from '../storage/storage';
+
+export interface FaceDetectDeps {
+  db: Db;
+  storage: Storage;
+  detect(bytes: Buffer): Promise<FaceDescription>;
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * queued -> processing -> done (with the faces in face order) or failed. A retry after a crash
+ * finds the task in processing and runs it again; detection has no side effects.
+ */
+export async function runFaceDetectJob(deps: FaceDetectDeps, job: Job<FaceDetectJob>): Promise<void> {
+  const task = await deps.db
+    .updateTable('face_detect_tasks')
+    .set({ status: 'processing' })
+    .where('id', '=', job.data.taskId)
+    .where('status', 'in', ['queued', 'processing'])
+    .returning(['id', 'target'])
+    .executeTakeFirst();
+  if (!task) return;
+
+  const finish = (values: { status: 'done' | 'failed'; faces?: DetectedFace[]; error?: string }) =>
+    deps.db
+      .updateTable('face_detect_tasks')
+      .set({
+        status: values.status,
+        faces: values.faces ? JSON.stringify(values.faces) : null,
+        faces_detected: values.faces?.length ?? null,
+        error: values.error ?? null,
+        completed_at: sql<Date>`now()`,
+      })
+      .where('id', '=', task.id)
+      .where('status', '=', 'processing')
+      .execute();
+
+  try {
+    const input = task.target as unknown as StoredInput;
+    const description = await deps.detect(await deps.storage.get(input.key));
+    await finish({
+      status: 'done',
+      faces: description.faces.map(({ index, box }) => ({
+        index,
+        bounding_box: { x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height) },
+      })),
+    });
+  } catch (error) {
+    if (error instanceof EngineError) return void (await finish({ status: 'failed', error: error.message }));
+    if (job.retryCount < queues.faceDetect.retryLimit) throw error;
+    await finish({ status: 'failed', error: 'Face detection failed on our side; please create a new task.' });
+  }
+}

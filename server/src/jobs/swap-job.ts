@@ -1,0 +1,89 @@
+import { EngineError, type SwapImageResult, type SwapTask } from '@doppel/worker';
+import type { Job, PgBoss } from 'pg-boss';
+import type { Db } from '../db/connect';
+import type { SwapRow } from '../db/schema';
+import type { SwapInputs, SwapJob } from '../intake/create-swap';
+import type { MediaKind } from '../media/sniff';
+import { queues } from '../queue/boss';
+import { resultKey } from '../storage/keys';
+import type { Storage } from '../storage/storage';
+import { claimSwap, startSwapProcessing } from '../tasks/swaps';
+import { completeSwap, failSwap } from './finish-swap';
+import { progressWriter } from './progress-writer';
+
+export interface SwapDeps {
+  db: Db;
+  boss: PgBoss;
+  storage: Storage;
+  swapImage(input: Omit<SwapTask, 'progress'>, onProgress: (percent: number) => void): Promise<SwapImageResult>;
+}
+
+/** What the contract validated at create time, as stored in `params`. */
+interface SwapParams {
+  target_face_index?: number;
+  enable_face_enhancer?: boolean;
+  face_swaps?: { face_index: number; source_url: string; enable_face_enhancer?: boolean }[];
+}
+
+export const INTERNAL_FAILURE = 'The swap failed on our side after several attempts; its credits were refunded.';
+
+/**
+ * Picks the swap up unless a cancel got there first: queued -> preparing is a conditional
+ * update, like the cancel. A retried job (its worker died) finds the swap in preparing or
+ * processing and runs it again from the stored inputs.
+ */
+async function pickUp(db: Db, swapId: string): Promise<SwapRow | undefined> {
+  const claimed = await claimSwap(db, swapId);
+  if (claimed) return claimed;
+  const row = await db.selectFrom('swaps').selectAll().where('id', '=', swapId).executeTakeFirst();
+  return row && (row.status === 'preparing' || row.status === 'processing') ? row : undefined;
+}
+
+function mappingsOf(row: SwapRow, sources: Map<string, Buffer>): SwapTask['mappings'] {
+  const params = row.params as SwapParams;
+  const sourceOf = (url: string) => sources.get(url)!;
+  if (row.type === 'multi_face_image') {
+    return (params.face_swaps ?? []).map((face) => ({
+      source: sourceOf(face.source_url),
+      targetFaceIndex: face.face_index,
+      enableFaceEnhancer: face.enable_face_enhancer ?? params.enable_face_enhancer,
+    }));
+  }
+  return [
+    {
+      source: [...sources.values()][0]!,
+      targetFaceIndex: params.target_face_index,
+      enableFaceEnhancer: params.enable_face_enhancer,
+    },
+  ];
+}
+
+/** queued -> preparing -> processing -> done, or failed with a reason and a refund. */
+export async function runSwapJob(deps: SwapDeps, job: Job<SwapJob>): Promise<void> {
+  const { db, boss, storage } = deps;
+  const swapId = job.data.swapId;
+  const picked = await pickUp(db, swapId);
+  if (!picked) return;
+
+  try {
+    const inputs = picked.inputs as unknown as SwapInputs;
+    const target = await storage.get(inputs.target.key);
+    const sources = new Map<string, Buffer>();
+    for (const source of inputs.sources) sources.set(source.url, await storage.get(source.key));
+
+    const row = picked.status === 'processing' ? picked : await startSwapProcessing(db, swapId);
+    if (!row) return; // canceled while its inputs were loading
+
+    const progress = progressWriter(db, swapId);
+    const result = await deps.swapImage({ target, mappings: mappingsOf(row, sources) }, progress.report);
+    await progress.flush();
+
+    const key = resultKey(swapId, result.format as MediaKind);
+    await storage.put(key, result.image, `image/${result.format}`);
+    await completeSwap(db, boss, swapId, { url: storage.publicUrl(key), key });
+  } catch (error) {
+    if (error instanceof EngineError) return void (await failSwap(db, boss, swapId, error.message));
+    if (job.retryCount < queues.swap.retryLimit) throw error;
+    await failSwap(db, boss, swapId, INTERNAL_FAILURE);
+  }
+}
