@@ -9,7 +9,7 @@ let t: TestApp;
 let groupPng: Buffer;
 let landscape: Buffer;
 
-export async function waitForSwap(app: TestApp, key: string, id: string, until: (s: { status: string }) => boolean) {
+async function waitForSwap(app: TestApp, key: string, id: string, until: (s: { status: string; progress: number }) => boolean) {
   const deadline = Date.now() + 120_000;
   for (;;) {
     const res = await app.request(`/api/v1/swaps/${id}`, { key });
@@ -18,7 +18,7 @@ export async function waitForSwap(app: TestApp, key: string, id: string, until: 
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
-const terminal = (s: { status: string }) => ['done', 'failed', 'canceled'].includes(s.status);
+const terminal = (s: { status: string; progress: number }) => ['done', 'failed', 'canceled'].includes(s.status);
 
 async function pixels(image: Buffer) {
   const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -53,7 +53,7 @@ describe('an image swap', () => {
     expect(created.status).toBe(201);
     const seen: number[] = [];
     const done = await waitForSwap(t, account.apiKey, created.body.id, (s) => {
-      seen.push((s as { progress: number }).progress);
+      seen.push(s.progress);
       return terminal(s);
     });
     expect(done).toMatchObject({ status: 'done', progress: 100, error: null });
