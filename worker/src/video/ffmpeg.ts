@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { mediaError } from '../animation/media-error';
 
 const run = promisify(execFile);
 
@@ -8,12 +9,31 @@ export const ffmpegPath = () => process.env.DOPPEL_FFMPEG_PATH ?? 'ffmpeg';
 /** The ffprobe binary: DOPPEL_FFPROBE_PATH, else the one on PATH. */
 export const ffprobePath = () => process.env.DOPPEL_FFPROBE_PATH ?? 'ffprobe';
 
-/** True when ffmpeg can be run; video tasks fail with a clear error when it cannot. */
-export async function ffmpegAvailable(): Promise<boolean> {
+async function runs(binary: string): Promise<boolean> {
   try {
-    await run(ffmpegPath(), ['-version'], { timeout: 10_000 });
+    await run(binary, ['-version'], { timeout: 10_000 });
     return true;
   } catch {
     return false;
+  }
+}
+
+/** True when ffmpeg can be run; video tasks fail with a clear error when it cannot. */
+export function ffmpegAvailable(): Promise<boolean> {
+  return runs(ffmpegPath());
+}
+
+/**
+ * Refuses video work up front, with a message an operator can act on, when ffmpeg or ffprobe
+ * cannot be run: failing half-way through a pipe would only say "spawn ENOENT".
+ */
+export async function requireFfmpeg(): Promise<void> {
+  for (const [binary, variable] of [
+    [ffmpegPath(), 'DOPPEL_FFMPEG_PATH'],
+    [ffprobePath(), 'DOPPEL_FFPROBE_PATH'],
+  ] as const) {
+    if (!(await runs(binary))) {
+      throw mediaError('ffmpeg_unavailable', `video processing needs ${binary}, which cannot be run: install ffmpeg or set ${variable}`);
+    }
   }
 }

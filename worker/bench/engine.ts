@@ -1,0 +1,86 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import sharp from 'sharp';
+import { decodeImage } from '../src/faces/decode-image';
+import { detectFaces } from '../src/faces/detect-faces';
+import { faceDistance } from '../src/faces/face-distance';
+import { largestIndex } from '../src/faces/face-order';
+import { meshTopology } from '../src/faces/mesh-topology';
+import { encodeImage } from '../src/swap/encode-image';
+import { prepareSource } from '../src/swap/prepared-source';
+import { swapFaceInto, type SwapStep } from '../src/swap/swap-face';
+
+/**
+ * Times the engine on the face-api demo photos resized to 1024 and 1920 px wide: each stage of a
+ * single-face swap, warm (after one untimed run), median of RUNS runs, and the identity margin
+ * (how much closer the swapped face is to the source than to the face it replaced).
+ */
+const RUNS = 5;
+const PAIRS = [
+  { target: 1, source: 2 },
+  { target: 3, source: 4 },
+  { target: 6, source: 5 },
+];
+const require = createRequire(import.meta.url);
+const DEMO_DIR = path.join(path.dirname(require.resolve('@vladmandic/face-api')), '..', 'demo');
+
+type Stage = 'decode target' | 'detect target' | 'decode+detect source' | SwapStep | 'encode' | 'total';
+
+async function photo(n: number, width: number): Promise<Buffer> {
+  return sharp(await readFile(path.join(DEMO_DIR, `sample${n}.jpg`))).resize({ width }).jpeg({ quality: 92 }).toBuffer();
+}
+
+async function swapOnce(targetBytes: Buffer, sourceBytes: Buffer): Promise<{ times: Record<Stage, number>; result: Buffer }> {
+  const times = { warp: 0, colour: 0, blend: 0, enhance: 0, compose: 0 } as Record<Stage, number>;
+  const topology = await meshTopology();
+  let mark = performance.now();
+  const lap = (stage: Stage) => {
+    const now = performance.now();
+    times[stage] = now - mark;
+    mark = now;
+  };
+  const start = mark;
+  const target = await decodeImage(targetBytes);
+  lap('decode target');
+  const faces = await detectFaces(target);
+  lap('detect target');
+  const sourceImage = await decodeImage(sourceBytes);
+  const sourceFaces = await detectFaces(sourceImage);
+  const source = prepareSource(sourceImage, sourceFaces[largestIndex(sourceFaces.map((f) => f.box))]!, topology);
+  lap('decode+detect source');
+  swapFaceInto(target, faces[largestIndex(faces.map((f) => f.box))]!, source, { topology, timings: times });
+  mark = performance.now();
+  const result = await encodeImage(target);
+  lap('encode');
+  times.total = performance.now() - start;
+  return { times, result };
+}
+
+async function identityMargin(targetBytes: Buffer, sourceBytes: Buffer, resultBytes: Buffer): Promise<number> {
+  const describe = async (bytes: Buffer) => detectFaces(await decodeImage(bytes), { descriptors: true });
+  const [before, source, after] = await Promise.all([describe(targetBytes), describe(sourceBytes), describe(resultBytes)]);
+  const at = largestIndex(before.map((f) => f.box));
+  const swapped = after[largestIndex(after.map((f) => f.box))]!.descriptor!;
+  const sourceFace = source[largestIndex(source.map((f) => f.box))]!.descriptor!;
+  return faceDistance(swapped, before[at]!.descriptor!) - faceDistance(swapped, sourceFace);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+for (const width of [1024, 1920]) {
+  const samples: Record<string, number[]> = {};
+  const margins: number[] = [];
+  for (const pair of PAIRS) {
+    const [target, source] = await Promise.all([photo(pair.target, width), photo(pair.source, width)]);
+    await swapOnce(target, source);
+    for (let run = 0; run < RUNS; run++) {
+      const { times, result } = await swapOnce(target, source);
+      for (const [stage, ms] of Object.entries(times)) (samples[stage] ??= []).push(ms);
+      if (run === 0) margins.push(await identityMargin(target, source, result));
+    }
+  }
+  console.log(`\n${width} px targets (${PAIRS.length} pairs x ${RUNS} warm runs, median ms):`);
+  for (const [stage, values] of Object.entries(samples)) console.log(`  ${stage.padEnd(22)} ${median(values).toFixed(1).padStart(7)}`);
+  console.log(`  identity margin        ${margins.map((m) => m.toFixed(3)).join(', ')} (d(result, target) - d(result, source); > 0: closer to source)`);
+}

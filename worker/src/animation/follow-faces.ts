@@ -1,0 +1,89 @@
+import type { RgbImage } from '../faces/decode-image';
+import { detectFaces, type Face } from '../faces/detect-faces';
+import { interpolateFace, movedSmoothly, nearestFace } from './face-motion';
+import type { IdentityGallery } from './identity-gallery';
+import { PeopleLocator, type Sighting } from './locate-people';
+
+export interface FollowOptions {
+  /** Faces are detected on every this-many-th frame (1: every frame); see `followFaces`. */
+  keyframeInterval: number;
+  /** Keyframes between identity checks of faces followed by position. */
+  verifyEvery: number;
+}
+
+export interface FollowedFrame {
+  image: RgbImage;
+  /** Per followed person, their face on this frame, or null where they are not seen. */
+  faces: (Face | null)[];
+}
+
+/**
+ * Follows the gallery's people through a stream of frames, yielding every frame in order with
+ * each person's face on it.
+ *
+ * Faces are detected on keyframes (the first frame, every `keyframeInterval`-th frame after it,
+ * and the last) and people located there (PeopleLocator). A frame between two keyframes gets,
+ * per person, the face interpolated between the two keyframes when the person is on both and
+ * moved little; otherwise (the person came, went or moved fast) faces are detected on every frame
+ * between and followed frame to frame by position, forwards from the earlier keyframe and
+ * backwards from the later one. Frames are held until the next keyframe is known, so at most
+ * `keyframeInterval` frames are in memory at once.
+ */
+export async function* followFaces(frames: AsyncIterable<RgbImage>, gallery: IdentityGallery, options: FollowOptions): AsyncGenerator<FollowedFrame> {
+  const locator = new PeopleLocator(gallery, options.verifyEvery);
+  let last: Sighting | null = null;
+  let pending: RgbImage[] = [];
+  for await (const image of frames) {
+    if (!last) {
+      last = await locator.locate(image, null);
+      yield { image, faces: last.people };
+      continue;
+    }
+    pending.push(image);
+    if (pending.length < options.keyframeInterval) continue;
+    last = yield* settle(locator, last, pending);
+    pending = [];
+  }
+  if (last && pending.length > 0) yield* settle(locator, last, pending);
+}
+
+/** Locates people on the last of `frames` (a keyframe), then on the frames before it. */
+async function* settle(locator: PeopleLocator, last: Sighting, frames: RgbImage[]): AsyncGenerator<FollowedFrame, Sighting> {
+  const keyframe = frames.at(-1)!;
+  const between = frames.slice(0, -1);
+  const next = await locator.locate(keyframe, last);
+  const faces = await facesBetween(last, next, between);
+  for (const [i, image] of between.entries()) yield { image, faces: faces[i]! };
+  yield { image: keyframe, faces: next.people };
+  return next;
+}
+
+async function facesBetween(from: Sighting, to: Sighting, frames: RgbImage[]): Promise<(Face | null)[][]> {
+  const faces = frames.map(() => from.people.map((): Face | null => null));
+  const tracked: number[] = [];
+  from.people.forEach((a, person) => {
+    const b = to.people[person] ?? null;
+    if (a && b && movedSmoothly(a, b)) {
+      faces.forEach((onFrame, i) => (onFrame[person] = interpolateFace(a, b, (i + 1) / (frames.length + 1))));
+    } else if (a || b) {
+      tracked.push(person);
+    }
+  });
+  if (tracked.length === 0) return faces;
+  const detected: Face[][] = [];
+  for (const frame of frames) detected.push(await detectFaces(frame));
+  const taken = detected.map(() => new Set<Face>());
+  const follow = (person: number, start: Face | null, order: number[]) => {
+    let previous = start;
+    for (const i of order) {
+      if (!previous || faces[i]![person]) return;
+      previous = nearestFace(previous, detected[i]!, taken[i]);
+      if (previous) taken[i]!.add(previous);
+      faces[i]![person] = previous;
+    }
+  };
+  const forwards = frames.map((_, i) => i);
+  for (const person of tracked) follow(person, from.people[person] ?? null, forwards);
+  for (const person of tracked) follow(person, to.people[person] ?? null, [...forwards].reverse());
+  return faces;
+}

@@ -1,0 +1,102 @@
+import type { FaceResult, Point } from '@vladmandic/human';
+import { initTf } from '../tf/backend';
+import type { RgbImage } from './decode-image';
+import { compareFaceBoxes, isLargeEnough, type Box } from './face-order';
+import { loadHuman } from './human';
+
+/** Points in Human's face mesh (MediaPipe's 468-point topology; iris points are off). */
+export const MESH_POINTS = 468;
+
+/** One face found in an image. */
+export interface Face {
+  /** Position in the documented face order (see `compareFaceBoxes`). */
+  index: number;
+  /** Smallest pixel rectangle holding the whole mesh, clipped to the image. */
+  box: Box;
+  /** The 468 mesh points as x, y pairs in image pixels (may fall outside a cut-off face). */
+  mesh: Float32Array;
+  /** Lid-margin polygons of both eyes (x, y pairs): the visible eyeball lies inside. */
+  eyes: [Float32Array, Float32Array];
+  /** Confidence of the mesh, 0..1. */
+  score: number;
+  /** faceres identity descriptor, when asked for. */
+  descriptor: Float32Array | null;
+}
+
+export interface DetectOptions {
+  /** Also compute each face's identity descriptor (about 100 ms per face). */
+  descriptors?: boolean;
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Human keeps per-call state, so calls on one thread run one after another. */
+function serialised<T>(task: () => Promise<T>): Promise<T> {
+  const run = queue.then(task, task);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * Finds the faces of an upright RGB image, in face order, ignoring faces smaller than
+ * `MIN_FACE_SIZE`. No face is a valid result (an empty array).
+ */
+export function detectFaces(image: RgbImage, options: DetectOptions = {}): Promise<Face[]> {
+  return serialised(async () => {
+    const [tf, human] = await Promise.all([initTf(), loadHuman()]);
+    const input = tf.tensor3d(image.rgb, [image.height, image.width, 3], 'int32');
+    try {
+      const result = await human.detect(input, { face: { description: { enabled: options.descriptors === true } } });
+      if (result.error) throw new Error(`face detection failed: ${result.error}`);
+      return result.face
+        .filter((face) => face.mesh.length >= MESH_POINTS)
+        .map((face) => toFace(face, image))
+        .filter((face) => isLargeEnough(face.box))
+        .sort((a, b) => compareFaceBoxes(a.box, b.box))
+        .map((face, index) => ({ ...face, index }));
+    } finally {
+      input.dispose();
+    }
+  });
+}
+
+function toFace(result: FaceResult, image: RgbImage): Face {
+  const mesh = new Float32Array(MESH_POINTS * 2);
+  for (let i = 0; i < MESH_POINTS; i++) {
+    const point = result.mesh[i]!;
+    mesh[i * 2] = point[0];
+    mesh[i * 2 + 1] = point[1];
+  }
+  const { annotations: a } = result;
+  return {
+    index: -1,
+    box: meshBox(mesh, image),
+    mesh,
+    // Lower lid from corner to corner, then the upper lid back: one closed outline per eye.
+    eyes: [polygon([...a.rightEyeLower0, ...[...a.rightEyeUpper0].reverse()]), polygon([...a.leftEyeLower0, ...[...a.leftEyeUpper0].reverse()])],
+    score: result.score,
+    descriptor: result.embedding?.length ? Float32Array.from(result.embedding) : null,
+  };
+}
+
+function polygon(points: Point[]): Float32Array {
+  return Float32Array.from(points.flatMap((point) => [point[0], point[1]]));
+}
+
+function meshBox(mesh: Float32Array, image: RgbImage): Box {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let i = 0; i < mesh.length; i += 2) {
+    minX = Math.min(minX, mesh[i]!);
+    maxX = Math.max(maxX, mesh[i]!);
+    minY = Math.min(minY, mesh[i + 1]!);
+    maxY = Math.max(maxY, mesh[i + 1]!);
+  }
+  const x = Math.max(0, Math.floor(minX));
+  const y = Math.max(0, Math.floor(minY));
+  const right = Math.min(image.width, Math.ceil(maxX) + 1);
+  const bottom = Math.min(image.height, Math.ceil(maxY) + 1);
+  return { x, y, width: Math.max(0, right - x), height: Math.max(0, bottom - y) };
+}

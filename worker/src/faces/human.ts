@@ -1,0 +1,76 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Config, Human } from '@vladmandic/human';
+import { initTf } from '../tf/backend';
+import { serveModelFolder } from './model-files';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The package's `exports` map has keys without the leading "./", so Node cannot resolve its
+ * node-wasm build by name: it is loaded by file path, next to the resolved main entry. This build
+ * takes tfjs-core, -converter and -backend-wasm from the workspace, so it shares the tfjs instance
+ * (and wasm backend) that `initTf` started.
+ */
+const HUMAN_DIR = path.join(path.dirname(require.resolve('@vladmandic/human')), '..');
+const WASM_DIR = path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
+
+/** Faces Human reports at most per image; more are not searched for. */
+export const MAX_FACES = 20;
+
+/**
+ * Detection settings. Only the face models run: blazeface (boxes), facemesh (468 points, iris
+ * off so the mesh stays 468 points) and faceres (descriptor, enabled per call). Frame skipping and
+ * result caching are off: every call analyses its own input, so results never depend on the
+ * previous image. Rotation correction makes the mesh fit tilted heads.
+ */
+function humanConfig(modelBasePath: string): Partial<Config> {
+  return {
+    backend: 'wasm',
+    wasmPath: `${WASM_DIR}${path.sep}`,
+    modelBasePath,
+    cacheModels: false,
+    validateModels: false,
+    debug: false,
+    async: false,
+    warmup: 'none',
+    cacheSensitivity: 0,
+    skipAllowed: false,
+    filter: { enabled: false },
+    gesture: { enabled: false },
+    body: { enabled: false },
+    hand: { enabled: false },
+    object: { enabled: false },
+    segmentation: { enabled: false },
+    face: {
+      enabled: true,
+      detector: { rotation: true, maxDetected: MAX_FACES, skipFrames: 0, skipTime: 0, minConfidence: 0.5, return: false },
+      mesh: { enabled: true, keepInvalid: false },
+      iris: { enabled: false },
+      attention: { enabled: false },
+      description: { enabled: true, skipFrames: 0, skipTime: 0 },
+      emotion: { enabled: false },
+      antispoof: { enabled: false },
+      liveness: { enabled: false },
+      gear: { enabled: false },
+    },
+  };
+}
+
+let loading: Promise<Human> | undefined;
+
+/** Human with its face models, created and loaded once per thread. A failed load is not cached. */
+export function loadHuman(): Promise<Human> {
+  loading ??= (async () => {
+    const tf = await initTf();
+    const { Human: HumanClass } = require(path.join(HUMAN_DIR, 'dist', 'human.node-wasm.js')) as typeof import('@vladmandic/human');
+    const human = new HumanClass(humanConfig(serveModelFolder(tf, path.join(HUMAN_DIR, 'models'))));
+    await human.load();
+    if (tf.getBackend() !== 'wasm') throw new Error(`face models: expected the wasm backend, got ${tf.getBackend()}`);
+    return human;
+  })().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}

@@ -1,0 +1,29 @@
+import { MESH_POINTS } from './detect-faces';
+import { loadHuman } from './human';
+import { meshMirror, triangleSides } from './mesh-mirror';
+import { meshRings } from './mesh-rings';
+
+/** What the swap needs to know about the mesh's structure; the same for every face. */
+export interface MeshTopology {
+  /** The 880 triangles (3 point indices each) Human publishes for its 468-point mesh. The mouth
+   * opening is a hole in it, so painting the triangles leaves the mouth interior untouched. */
+  triangles: Uint16Array;
+  /** Per point, its distance in mesh edges from the face outline (see `meshRings`). */
+  rings: Uint8Array;
+  /** Per point, its mirror point across the face's centre line. */
+  mirror: Uint16Array;
+  /** Per triangle, the half of the face it lies in: -1, 1, or 0 on the centre line. */
+  sides: Int8Array;
+}
+
+let topology: MeshTopology | undefined;
+
+export async function meshTopology(): Promise<MeshTopology> {
+  if (!topology) {
+    const human = await loadHuman();
+    const triangles = Uint16Array.from(human.faceTriangulation);
+    const uv = human.faceUVMap.slice(0, MESH_POINTS);
+    topology = { triangles, rings: meshRings(triangles, MESH_POINTS), mirror: meshMirror(uv), sides: triangleSides(triangles, uv) };
+  }
+  return topology;
+}

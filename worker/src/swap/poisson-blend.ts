@@ -1,0 +1,117 @@
+/** Gauss-Seidel sweeps with over-relaxation on the full-resolution grid. */
+export const FINE_ITERATIONS = 40;
+const FINE_OMEGA = 1.8;
+/** The coarse grid is about this many cells across; solving it first gives the fine sweeps a
+ * start that is already right at low frequencies, where plain SOR converges slowly. */
+const COARSE_CELLS = 48;
+const COARSE_ITERATIONS = 150;
+
+/**
+ * Gradient-domain (Poisson) blending over one box. Finds f inside `region` with the Laplacian of
+ * the guide `g` (the colour-matched warped source) and equal to the target `t` on the pixels
+ * around the region, and writes f into `g` in place.
+ *
+ * It solves for the correction c = f - g, which is harmonic inside the region and equals t - g on
+ * its border: first on a coarse grid, then refined by `FINE_ITERATIONS` SOR sweeps at full
+ * resolution. `region` must not touch the box's edge, and `g` must be defined on the region and
+ * on its 4-neighbours.
+ */
+export function poissonBlend(g: Float32Array, t: Float32Array, region: Uint8Array, width: number, height: number): void {
+  const inside: number[] = [];
+  const border = new Float32Array(width * height * 3);
+  for (let p = 0; p < region.length; p++) {
+    if (!region[p]) continue;
+    inside.push(p);
+    for (const q of [p - 1, p + 1, p - width, p + width]) {
+      if (region[q]) continue;
+      for (let k = 0; k < 3; k++) border[p * 3 + k]! += t[q * 3 + k]! - g[q * 3 + k]!;
+    }
+  }
+  const pixels = Int32Array.from(inside);
+  const correction = coarseCorrection(g, t, region, width, height);
+  for (let iteration = 0; iteration < FINE_ITERATIONS; iteration++) {
+    for (const p of pixels) {
+      for (let k = 0; k < 3; k++) {
+        const i = p * 3 + k;
+        const sum = correction[i - 3]! + correction[i + 3]! + correction[i - width * 3]! + correction[i + width * 3]! + border[i]!;
+        correction[i] = correction[i]! + FINE_OMEGA * (sum / 4 - correction[i]!);
+      }
+    }
+  }
+  for (const p of pixels) {
+    for (let k = 0; k < 3; k++) g[p * 3 + k]! += correction[p * 3 + k]!;
+  }
+}
+
+/**
+ * The correction solved on cells of `scale` x `scale` pixels: cells holding border pixels are
+ * fixed to the mean of t - g there, cells wholly inside the region are unknowns. The result is
+ * interpolated back to the region's pixels (0 elsewhere).
+ */
+function coarseCorrection(g: Float32Array, t: Float32Array, region: Uint8Array, width: number, height: number): Float32Array {
+  const scale = Math.max(2, Math.ceil(Math.max(width, height) / COARSE_CELLS));
+  const cw = Math.ceil(width / scale);
+  const ch = Math.ceil(height / scale);
+  const value = new Float32Array(cw * ch * 3);
+  const fixedCount = new Uint32Array(cw * ch);
+  const insideCount = new Uint32Array(cw * ch);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const p = y * width + x;
+      const cell = Math.floor(y / scale) * cw + Math.floor(x / scale);
+      if (region[p]) {
+        insideCount[cell]!++;
+      } else if (isBorder(region, p, x, y, width, height)) {
+        fixedCount[cell]!++;
+        for (let k = 0; k < 3; k++) value[cell * 3 + k]! += t[p * 3 + k]! - g[p * 3 + k]!;
+      }
+    }
+  }
+  const unknown: number[] = [];
+  for (let cell = 0; cell < cw * ch; cell++) {
+    if (fixedCount[cell]) for (let k = 0; k < 3; k++) value[cell * 3 + k]! /= fixedCount[cell]!;
+    else if (insideCount[cell]) unknown.push(cell);
+  }
+  const omega = 2 / (1 + Math.sin(Math.PI / Math.max(cw, ch)));
+  for (let iteration = 0; iteration < COARSE_ITERATIONS; iteration++) {
+    for (const cell of unknown) {
+      for (let k = 0; k < 3; k++) {
+        const i = cell * 3 + k;
+        const sum = value[i - 3]! + value[i + 3]! + value[i - cw * 3]! + value[i + cw * 3]!;
+        value[i] = value[i]! + omega * (sum / 4 - value[i]!);
+      }
+    }
+  }
+  const known = new Uint8Array(cw * ch);
+  for (let cell = 0; cell < cw * ch; cell++) known[cell] = fixedCount[cell] || insideCount[cell] ? 1 : 0;
+  return upsample(value, known, cw, ch, scale, region, width, height);
+}
+
+function isBorder(region: Uint8Array, p: number, x: number, y: number, width: number, height: number): boolean {
+  return (x > 0 && region[p - 1] === 1) || (x < width - 1 && region[p + 1] === 1) || (y > 0 && region[p - width] === 1) || (y < height - 1 && region[p + width] === 1);
+}
+
+/** Bilinear interpolation from cell centres, using only cells that hold a value. */
+function upsample(value: Float32Array, known: Uint8Array, cw: number, ch: number, scale: number, region: Uint8Array, width: number, height: number): Float32Array {
+  const out = new Float32Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    const cy = Math.min(Math.max((y + 0.5) / scale - 0.5, 0), ch - 1);
+    const y0 = Math.floor(cy), y1 = Math.min(y0 + 1, ch - 1), fy = cy - y0;
+    for (let x = 0; x < width; x++) {
+      const p = y * width + x;
+      if (!region[p]) continue;
+      const cx = Math.min(Math.max((x + 0.5) / scale - 0.5, 0), cw - 1);
+      const x0 = Math.floor(cx), x1 = Math.min(x0 + 1, cw - 1), fx = cx - x0;
+      const cells = [y0 * cw + x0, y0 * cw + x1, y1 * cw + x0, y1 * cw + x1];
+      const weights = [(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy];
+      let total = 0;
+      for (let n = 0; n < 4; n++) {
+        if (!known[cells[n]!]) continue;
+        total += weights[n]!;
+        for (let k = 0; k < 3; k++) out[p * 3 + k]! += weights[n]! * value[cells[n]! * 3 + k]!;
+      }
+      if (total > 0) for (let k = 0; k < 3; k++) out[p * 3 + k]! /= total;
+    }
+  }
+  return out;
+}

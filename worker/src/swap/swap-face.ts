@@ -1,0 +1,121 @@
+import type { RgbImage } from '../faces/decode-image';
+import type { Face } from '../faces/detect-faces';
+import type { MeshTopology } from '../faces/mesh-topology';
+import { meshTurn } from '../faces/mesh-mirror';
+import { blendFaceShape } from './face-shape';
+import { enhanceFace } from './enhance-face';
+import { featherMask } from './feather-mask';
+import { fillPolygon } from './fill-polygon';
+import { poissonBlend } from './poisson-blend';
+import type { PreparedSource } from './prepared-source';
+import { transferColour } from './transfer-colour';
+import { warpFace } from './warp-face';
+
+export interface SwapFaceOptions {
+  /** The mesh's structure (`meshTopology()`). */
+  topology: MeshTopology;
+  /** Run the face enhancer over the swapped face. */
+  enhance?: boolean;
+  /** When given, milliseconds spent in each step are added to it (for the bench). */
+  timings?: Record<SwapStep, number>;
+}
+
+export type SwapStep = 'warp' | 'colour' | 'blend' | 'enhance' | 'compose';
+
+/** How far the face's inner proportions follow the source (see `blendFaceShape`). */
+const SHAPE_STRENGTH = 1;
+/** Width of the feathered edge, as a fraction of the face box's short side. */
+const FEATHER_FRACTION = 0.04;
+
+/**
+ * Replaces one face of a frame with the source face, in place, changing only pixels strictly
+ * inside the face's box. Works on raw RGB so still images, GIF frames and video frames share it.
+ *
+ * Steps: pick the source as photographed or mirrored, whichever is turned more like the target;
+ * give the target's mesh the source's inner proportions; warp the source onto that mesh, triangle
+ * by triangle; keep the target's eyes (lid openings) and mouth interior (a hole in the
+ * triangulation); match colour in Lab; Poisson-blend into the target; mix with a feathered mask;
+ * optionally enhance.
+ */
+export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSource, options: SwapFaceOptions): void {
+  const box = target.box;
+  const { width, height } = box;
+  if (width < 3 || height < 3) return;
+  const step = stepTimer(options.timings);
+  const { topology } = options;
+  const turn = meshTurn(target.mesh, topology.triangles, topology.sides);
+  const texture = Math.abs(source.mirrored.turn - turn) < Math.abs(source.face.turn - turn) ? source.mirrored : source.face;
+  const shape = blendFaceShape(target.mesh, texture.mesh, topology.rings, SHAPE_STRENGTH);
+  const warped = warpFace(texture, shape, box, topology.triangles);
+  const eyes = new Uint8Array(width * height);
+  for (const eye of target.eyes) fillPolygon(eyes, box, eye, 1);
+  const region = blendRegion(warped.covered, eyes, width, height);
+  const original = readBox(frame, box);
+  step('warp');
+  transferColour(warped.rgb, original, indicesOf(region), indicesOf(warped.covered));
+  step('colour');
+  poissonBlend(warped.rgb, original, region, width, height);
+  const alpha = featherMask(region, width, height, Math.max(2, FEATHER_FRACTION * Math.min(width, height)));
+  step('blend');
+  if (options.enhance) enhanceFace(warped.rgb, alpha, width, height);
+  step('enhance');
+  writeBox(frame, box, original, warped.rgb, alpha);
+  step('compose');
+}
+
+function stepTimer(timings: Record<SwapStep, number> | undefined): (name: SwapStep) => void {
+  let last = performance.now();
+  return (name) => {
+    if (!timings) return;
+    const now = performance.now();
+    timings[name] += now - last;
+    last = now;
+  };
+}
+
+/**
+ * The pixels the new face replaces: painted by the warp together with their four neighbours (so
+ * the blend's gradients are defined), not inside an eye, and not on the box's edge.
+ */
+function blendRegion(covered: Uint8Array, eyes: Uint8Array, width: number, height: number): Uint8Array {
+  const region = new Uint8Array(width * height);
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const p = y * width + x;
+      region[p] = covered[p]! & covered[p - 1]! & covered[p + 1]! & covered[p - width]! & covered[p + width]! & (eyes[p]! ^ 1);
+    }
+  }
+  return region;
+}
+
+function indicesOf(mask: Uint8Array): Int32Array {
+  let count = 0;
+  for (let p = 0; p < mask.length; p++) count += mask[p]!;
+  const out = new Int32Array(count);
+  for (let p = 0, n = 0; p < mask.length; p++) if (mask[p]) out[n++] = p;
+  return out;
+}
+
+function readBox(frame: RgbImage, box: Face['box']): Float32Array {
+  const out = new Float32Array(box.width * box.height * 3);
+  for (let y = 0; y < box.height; y++) {
+    const from = ((box.y + y) * frame.width + box.x) * 3;
+    for (let i = 0; i < box.width * 3; i++) out[y * box.width * 3 + i] = frame.rgb[from + i]!;
+  }
+  return out;
+}
+
+function writeBox(frame: RgbImage, box: Face['box'], original: Float32Array, swapped: Float32Array, alpha: Float32Array): void {
+  for (let y = 0; y < box.height; y++) {
+    for (let x = 0; x < box.width; x++) {
+      const p = y * box.width + x;
+      const a = alpha[p]!;
+      if (a === 0) continue;
+      const to = ((box.y + y) * frame.width + box.x + x) * 3;
+      for (let k = 0; k < 3; k++) {
+        const v = original[p * 3 + k]! + a * (swapped[p * 3 + k]! - original[p * 3 + k]!);
+        frame.rgb[to + k] = v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
+      }
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import { labToRgb, rgbToLab } from './lab-colour';
+
+/** Bounds on the contrast change, so a flat or noisy patch cannot blow the face's texture up. */
+const MIN_SPREAD_RATIO = 0.6;
+const MAX_SPREAD_RATIO = 1.6;
+
+/**
+ * Reinhard colour transfer in Lab: shifts and scales each channel of the warped source so that
+ * its mean and spread over the face (`sample` pixels) match the target's there. Applied to every
+ * `apply` pixel of `warped`, in place; `target` is the box's original RGB.
+ */
+export function transferColour(warped: Float32Array, target: Float32Array, sample: Int32Array, apply: Int32Array): void {
+  if (sample.length === 0) return;
+  const targetLab = Float32Array.from(target);
+  rgbToLab(targetLab, sample);
+  rgbToLab(warped, apply);
+  const from = channelStats(warped, sample);
+  const to = channelStats(targetLab, sample);
+  const scale = [0, 1, 2].map((k) => clamp(to.spread[k]! / Math.max(from.spread[k]!, 1e-3), MIN_SPREAD_RATIO, MAX_SPREAD_RATIO));
+  for (const p of apply) {
+    for (let k = 0; k < 3; k++) {
+      const i = p * 3 + k;
+      warped[i] = (warped[i]! - from.mean[k]!) * scale[k]! + to.mean[k]!;
+    }
+  }
+  labToRgb(warped, apply);
+}
+
+function channelStats(pixels: Float32Array, indices: Int32Array): { mean: number[]; spread: number[] } {
+  const sum = [0, 0, 0];
+  const squares = [0, 0, 0];
+  for (const p of indices) {
+    for (let k = 0; k < 3; k++) {
+      const v = pixels[p * 3 + k]!;
+      sum[k]! += v;
+      squares[k]! += v * v;
+    }
+  }
+  const n = indices.length;
+  const mean = sum.map((s) => s / n);
+  const spread = squares.map((s, k) => Math.sqrt(Math.max(0, s / n - mean[k]! ** 2)));
+  return { mean, spread };
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, v));
+}

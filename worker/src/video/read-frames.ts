@@ -1,0 +1,56 @@
+import type { RgbImage } from '../faces/decode-image';
+import { EngineError } from '../faces/engine-error';
+import { startFfmpeg } from './child-process';
+
+export interface ReadFramesOptions {
+  /** Start decoding at this time instead of the first frame. */
+  startSeconds?: number;
+  /** Stop after this many frames. */
+  maxFrames?: number;
+}
+
+/**
+ * Decodes a video's frames as upright RGB, one at a time, at a constant `frameRate` (frames are
+ * repeated or dropped as ffmpeg's `-fps_mode cfr` decides for variable-rate input). Frames come
+ * through a pipe and are yielded as they complete; the pipe pauses while the consumer works, so
+ * memory holds only the frames the consumer keeps.
+ */
+export async function* readFrames(file: string, video: { width: number; height: number; frameRate: string }, options: ReadFramesOptions = {}): AsyncGenerator<RgbImage> {
+  const { width, height } = video;
+  const ffmpeg = startFfmpeg(
+    [
+      ...(options.startSeconds ? ['-ss', options.startSeconds.toFixed(3)] : []),
+      '-i', file,
+      '-map', '0:v:0',
+      '-fps_mode', 'cfr',
+      '-r', video.frameRate,
+      ...(options.maxFrames !== undefined ? ['-frames:v', String(options.maxFrames)] : []),
+      '-f', 'rawvideo',
+      '-pix_fmt', 'rgb24',
+      'pipe:1',
+    ],
+    'ignore',
+  );
+  const size = width * height * 3;
+  let frame = new Uint8Array(size);
+  let filled = 0;
+  try {
+    for await (const chunk of ffmpeg.child.stdout! as AsyncIterable<Buffer>) {
+      for (let offset = 0; offset < chunk.length; ) {
+        const n = Math.min(size - filled, chunk.length - offset);
+        frame.set(chunk.subarray(offset, offset + n), filled);
+        filled += n;
+        offset += n;
+        if (filled === size) {
+          yield { rgb: frame, width, height };
+          frame = new Uint8Array(size);
+          filled = 0;
+        }
+      }
+    }
+    const code = await ffmpeg.exited;
+    if (code !== 0) throw new EngineError('undecodable_input', `cannot decode the video: ${ffmpeg.log() || `ffmpeg exited with ${code}`}`);
+  } finally {
+    ffmpeg.stop();
+  }
+}

@@ -1,0 +1,126 @@
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { decodeImage, type DecodedImage } from '../../src/faces/decode-image';
+import { detectFaces, type Face } from '../../src/faces/detect-faces';
+import { EngineError } from '../../src/faces/engine-error';
+import { faceDistance } from '../../src/faces/face-distance';
+import { largestIndex, type Box } from '../../src/faces/face-order';
+import { loadHuman } from '../../src/faces/human';
+import { swapImage } from '../../src/swap/swap-image';
+import { demoPhoto, demoPhotoAs } from '../faces/fixtures';
+
+beforeAll(async () => {
+  await loadHuman();
+});
+
+const decodeAndDetect = async (bytes: Buffer) => {
+  const image = await decodeImage(bytes);
+  return { image, faces: await detectFaces(image, { descriptors: true }) };
+};
+
+/** The face of `faces` whose box centre is nearest to that of `box`. */
+function faceAt(faces: Face[], box: Box): Face {
+  const centre = (b: Box) => [b.x + b.width / 2, b.y + b.height / 2] as const;
+  const [x, y] = centre(box);
+  const gap = (face: Face) => Math.hypot(centre(face.box)[0] - x, centre(face.box)[1] - y);
+  return faces.reduce((best, face) => (gap(face) < gap(best) ? face : best));
+}
+
+/** Count of pixels that differ outside every one of `boxes`. */
+function changedOutside(before: DecodedImage, after: DecodedImage, boxes: Box[]): number {
+  let changed = 0;
+  for (let y = 0; y < before.height; y++) {
+    for (let x = 0; x < before.width; x++) {
+      if (boxes.some((b) => x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height)) continue;
+      const p = (y * before.width + x) * 3;
+      if (before.rgb[p] !== after.rgb[p] || before.rgb[p + 1] !== after.rgb[p + 1] || before.rgb[p + 2] !== after.rgb[p + 2]) changed++;
+    }
+  }
+  return changed;
+}
+
+describe('image swap', () => {
+  // Demo photo pairs (target face 0 <- largest source face) whose source faces are turned
+  // towards the camera enough to be swapped; see docs/engine.md for the limits.
+  it.each([
+    { target: 3, source: 1 },
+    { target: 5, source: 2 },
+    { target: 6, source: 4 },
+    { target: 1, source: 2 },
+  ])('gives target $target face 0 the identity of source $source, keeping its pose', async ({ target, source }) => {
+    const [targetBytes, sourceBytes] = await Promise.all([demoPhoto(target), demoPhoto(source)]);
+    const before = await decodeAndDetect(targetBytes);
+    const sourceFaces = (await decodeAndDetect(sourceBytes)).faces;
+    const sourceFace = sourceFaces[largestIndex(sourceFaces.map((face) => face.box))]!;
+    const original = before.faces[0]!;
+
+    const result = await swapImage({ target: targetBytes, mappings: [{ source: sourceBytes, targetFaceIndex: 0 }] });
+    const swapped = faceAt((await decodeAndDetect(result.image)).faces, original.box);
+
+    const toSource = faceDistance(swapped.descriptor!, sourceFace.descriptor!);
+    const toOriginal = faceDistance(swapped.descriptor!, original.descriptor!);
+    expect(toSource).toBeLessThan(toOriginal);
+
+    let offset = 0;
+    for (let i = 0; i < original.mesh.length; i += 2) offset += Math.hypot(swapped.mesh[i]! - original.mesh[i]!, swapped.mesh[i + 1]! - original.mesh[i + 1]!);
+    expect(offset / (original.mesh.length / 2)).toBeLessThan(0.08 * Math.min(original.box.width, original.box.height));
+  });
+
+  it('changes no pixel outside the swapped face box', async () => {
+    const target = await demoPhotoAs(6, 1024, 'png');
+    const before = await decodeAndDetect(target);
+    const result = await swapImage({ target, mappings: [{ source: await demoPhoto(4), targetFaceIndex: 1 }] });
+    expect(result.format).toBe('png');
+    expect(changedOutside(before.image, await decodeImage(result.image), [before.faces[1]!.box])).toBe(0);
+  });
+
+  it('swaps only the faces a multi-face mapping names, each with its own source', async () => {
+    const target = await demoPhotoAs(4, 1024, 'png');
+    const before = await decodeAndDetect(target);
+    expect(before.faces).toHaveLength(4);
+    const [one, three] = [before.faces[1]!.box, before.faces[3]!.box];
+    const result = await swapImage({
+      target,
+      mappings: [
+        { source: await demoPhoto(1), targetFaceIndex: 1 },
+        { source: await demoPhoto(2), targetFaceIndex: 3, enableFaceEnhancer: true },
+      ],
+    });
+    const after = await decodeImage(result.image);
+    expect(changedOutside(before.image, after, [one, three])).toBe(0);
+    const changedInside = (box: Box) => changedOutside(before.image, after, []) - changedOutside(before.image, after, [box]);
+    expect(changedInside(one)).toBeGreaterThan(0);
+    expect(changedInside(three)).toBeGreaterThan(0);
+  });
+
+  it.each(['jpeg', 'png', 'webp'] as const)('answers a %s target in the same format and size', async (format) => {
+    const target = await demoPhotoAs(5, 800, format);
+    const progress: number[] = [];
+    const result = await swapImage({ target, mappings: [{ source: await demoPhotoAs(6, 800, 'jpeg') }], onProgress: (pct) => progress.push(pct) });
+    const meta = await sharp(result.image).metadata();
+    expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format, width: 800, height: Math.round((1398 * 800) / 1920) });
+    expect(result).toMatchObject({ format, width: 800, height: meta.height });
+    expect(progress[0]).toBe(0);
+    expect(progress.at(-1)).toBe(100);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('says how many faces the target has when the index is out of range', async () => {
+    const error = await swapImage({ target: await demoPhotoAs(1, 800, 'jpeg'), mappings: [{ source: await demoPhotoAs(2, 800, 'jpeg'), targetFaceIndex: 5 }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EngineError);
+    expect(error).toMatchObject({ reason: 'face_index_out_of_range', message: 'target_face_index 5 is out of range: the target has 3 faces (0-2)' });
+  });
+
+  it('refuses a source or a target without a face', async () => {
+    const blank = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#7a9' } }).jpeg().toBuffer();
+    const photo = await demoPhotoAs(1, 800, 'jpeg');
+    await expect(swapImage({ target: photo, mappings: [{ source: blank }] })).rejects.toMatchObject({ reason: 'no_face_in_source' });
+    await expect(swapImage({ target: blank, mappings: [{ source: photo }] })).rejects.toMatchObject({ reason: 'no_face_in_target', message: 'no face found in the target image' });
+  });
+
+  it('refuses an undecodable target', async () => {
+    await expect(swapImage({ target: Buffer.from([0xff, 0xd8, 0xff, 0x00]), mappings: [{ source: await demoPhotoAs(2, 800, 'jpeg') }] })).rejects.toMatchObject({
+      reason: 'undecodable_input',
+    });
+  });
+});
