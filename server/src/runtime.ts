@@ -2,7 +2,7 @@ import { checkMasterKey, loadMasterKey, KeyVault } from './auth/key-vault';
 import type { Config } from './config';
 import { connectDatabase, type Db } from './db/connect';
 import { openEmbeddedPostgres } from './db/embedded';
-import { migrateToLatest } from './db/migrate';
+import { isMigrated, migrateToLatest } from './db/migrate';
 
 /** What every entry point (API server, worker, CLI) needs: the database and the key vault. */
 export interface Runtime {
@@ -23,7 +23,8 @@ export async function openRuntime(
   try {
     if (options.migrate ?? true) await migrateToLatest(db);
     const masterKey = await loadMasterKey(config.masterKey, config.dataDir);
-    await checkMasterKey(db, masterKey);
+    // An unmigrated database (the CLI before `doppel migrate`) has no fingerprint to compare yet.
+    if (await isMigrated(db)) await checkMasterKey(db, masterKey);
     const vault = new KeyVault(masterKey);
     return {
       config,

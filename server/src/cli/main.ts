@@ -5,6 +5,7 @@ import { parseCommandLine } from './arguments';
 import type { Action, Command } from './command';
 import { apiDisable, apiEnable, apiStatus } from './commands/api';
 import { creditsGrant, creditsShow } from './commands/credits';
+import { deliveriesList, deliveriesRedeliver } from './commands/deliveries';
 import { keysCreate, keysList, keysRevoke } from './commands/keys';
 import { migrate } from './commands/migrate';
 import { usersCreate } from './commands/users';
@@ -23,6 +24,8 @@ const commands: readonly Command[] = [
   apiDisable,
   apiEnable,
   apiStatus,
+  deliveriesList,
+  deliveriesRedeliver,
   migrate,
 ];
 
