@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ffprobePath } from '@doppel/worker';
 import sharp from 'sharp';
 import type { MediaKind } from '../media/sniff';
 
@@ -14,9 +15,6 @@ export interface MediaMeasure {
   durationSeconds?: number;
   frames?: number;
 }
-
-/** The ffprobe binary: DOPPEL_FFPROBE_PATH, else the one on PATH. */
-export const ffprobePath = () => process.env.DOPPEL_FFPROBE_PATH ?? 'ffprobe';
 
 /**
  * What pricing and caps need to know of an input, read from the bytes. Unreadable media yields
