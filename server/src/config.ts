@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3StorageOptions } from './storage/s3-storage';
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 const bool = z
@@ -87,18 +88,7 @@ export interface Config {
     thresholds: { porn?: number; hentai?: number; sexy?: number };
   };
   idempotencyRetentionHours: number;
-  storage:
-    | { kind: 'local' }
-    | {
-        kind: 's3';
-        bucket: string;
-        region: string;
-        endpoint?: string;
-        forcePathStyle: boolean;
-        accessKeyId?: string;
-        secretAccessKey?: string;
-        publicUrl: string;
-      };
+  storage: { kind: 'local' } | ({ kind: 's3' } & S3StorageOptions);
   workerThreads: number | undefined;
   workerConcurrency: number | undefined;
   retentionDays: number;
