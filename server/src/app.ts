@@ -7,6 +7,7 @@ import { exposeRequestId, newRequestId } from './http/request-id';
 import { apiDocsPlugin } from './ops/api-docs';
 import { healthRoutes } from './ops/health';
 import { createMetrics, instrumentRequests, serveMetrics, type Metrics } from './ops/metrics';
+import { registerTaskMetrics } from './ops/task-metrics';
 import { apiRoutes } from './routes/api-routes';
 import { createLogger } from './logging';
 import type { Runtime } from './runtime';
@@ -30,6 +31,7 @@ export async function buildApp(
   const { config, db, vault } = runtime;
   const { boss, storage, guard, notifications } = services;
   const metrics = options.metrics ?? createMetrics();
+  registerTaskMetrics(metrics, db);
   const app = Fastify({
     // Typed as fastify's base logger so the instance keeps its default type parameters.
     loggerInstance: (options.logger ?? createLogger(config)) as FastifyBaseLogger,

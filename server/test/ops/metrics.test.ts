@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Gauge } from 'prom-client';
+import { insertFaceDetectTask } from '../../src/tasks/face-detect-tasks';
+import { insertSwap } from '../../src/tasks/swaps';
+import { faceDetectRow, swapRow } from '../api/task-rows';
 import { startTestApp, type TestApp } from '../support/app';
 
 describe('GET /metrics on the main port', () => {
@@ -28,9 +30,20 @@ describe('GET /metrics on the main port', () => {
     expect(response.text).toContain('process_cpu_seconds_total');
   });
 
-  it('serves collectors that other parts add to the registry', async () => {
-    new Gauge({ name: 'doppel_queue_depth', help: 'Jobs waiting.', registers: [t.app.deps.metrics.registry] }).set(7);
-    expect((await t.request('/metrics')).text).toContain('doppel_queue_depth 7');
+  it('reports tasks by type and status, and jobs waiting per queue', async () => {
+    const account = await t.createAccount();
+    await insertSwap(t.db, swapRow(account, { type: 'gif', status: 'failed' }));
+    await insertSwap(t.db, swapRow(account, { type: 'gif', status: 'failed' }));
+    await insertSwap(t.db, swapRow(account, { type: 'image', status: 'done' }));
+    await insertFaceDetectTask(t.db, faceDetectRow(account, { status: 'queued' }));
+    await t.services.boss.send('face-detect', { taskId: 'fdt_metrics' });
+
+    const text = (await t.request('/metrics')).text;
+    expect(text).toContain('doppel_swaps{type="gif",status="failed"} 2');
+    expect(text).toContain('doppel_swaps{type="image",status="done"} 1');
+    expect(text).toContain('doppel_face_detections{status="queued"} 1');
+    expect(text).toContain('doppel_queue_jobs{queue="face-detect",state="queued"} 1');
+    expect(text).toContain('doppel_queue_jobs{queue="swap",state="queued"} 0');
   });
 });
 
