@@ -5,9 +5,11 @@
 import type { MessagePort } from 'node:worker_threads';
 import { describeFaces, type FaceDescription } from '../faces/describe-faces';
 import { swapImage, type SwapImageResult } from '../swap/swap-image';
-import { scanImage, scanStills, type ScanThresholds, type ScanVerdict } from '../scan/verdict';
+import { scanFrames, scanImage, type ScanThresholds, type ScanVerdict } from '../scan/verdict';
 import { capture, type Outcome } from './outcome';
 import { videoStills } from '../video/stills';
+import { swapGif, type SwapGifResult } from '../animation/swap-gif';
+import { swapVideo, type SwapVideoResult } from '../video/swap-video';
 
 export type MediaKind = 'jpeg' | 'png' | 'webp' | 'gif' | 'mp4' | 'mov' | 'webm';
 
@@ -18,7 +20,7 @@ const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
 export async function scan(input: { bytes: Uint8Array; kind: MediaKind; thresholds?: ScanThresholds }): Promise<ScanVerdict> {
   const bytes = asBuffer(input.bytes);
   return VIDEO_KINDS.includes(input.kind)
-    ? scanStills(await videoStills(bytes), input.thresholds)
+    ? scanFrames(await videoStills(bytes), input.thresholds)
     : scanImage(bytes, input.thresholds);
 }
 
@@ -39,6 +41,52 @@ export function swap(input: SwapTask): Promise<Outcome<SwapImageResult>> {
       target: asBuffer(input.target),
       mappings: input.mappings.map((m) => ({ ...m, source: asBuffer(m.source) })),
       onProgress: (percent) => input.progress?.postMessage(percent),
+    }),
+  );
+}
+
+export interface GifTask {
+  target: Uint8Array;
+  source: Uint8Array;
+  targetFaceIndex?: number;
+  referenceFrameTimeSeconds?: number;
+  enableFaceEnhancer?: boolean;
+  /** Receives progress percentages (0..100) as numbers. */
+  progress?: MessagePort;
+}
+
+export function gif(input: GifTask): Promise<Outcome<SwapGifResult>> {
+  const { progress, ...rest } = input;
+  return capture(() =>
+    swapGif({ ...rest, target: asBuffer(input.target), source: asBuffer(input.source), onProgress: (percent) => progress?.postMessage(percent) }),
+  );
+}
+
+/**
+ * A video swap works on files, not buffers: the caller writes the input to `input` and reads the
+ * MP4 from `output`, so a long video never crosses the thread boundary or sits whole in memory.
+ */
+export interface VideoTask {
+  input: string;
+  output: string;
+  source?: Uint8Array;
+  targetFaceIndex?: number;
+  referenceFrameTimeSeconds?: number;
+  faceSwaps?: { frameTimeSeconds: number; faceIndex: number; source: Uint8Array }[];
+  enableFaceEnhancer?: boolean;
+  keepAudio?: boolean;
+  /** Receives progress percentages (0..100) as numbers. */
+  progress?: MessagePort;
+}
+
+export function video(input: VideoTask): Promise<Outcome<SwapVideoResult>> {
+  const { progress, source, faceSwaps, ...rest } = input;
+  return capture(() =>
+    swapVideo({
+      ...rest,
+      source: source && asBuffer(source),
+      faceSwaps: faceSwaps?.map((item) => ({ ...item, source: asBuffer(item.source) })),
+      onProgress: (percent) => progress?.postMessage(percent),
     }),
   );
 }

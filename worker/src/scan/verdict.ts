@@ -1,63 +1,51 @@
-import { classifyImage, classifyPixels, type ContentScores } from './classify';
+import { classifyPixels, type ContentScores } from './classify';
 import { countFrames, decodeFrame } from './decode';
+import { assertThresholds, DEFAULT_SCAN_THRESHOLDS, judge, type ScanThresholds } from './thresholds';
 
-/**
- * Scores at or above which an input is flagged. MobileNetV2 is a weak judge of ordinary photos:
- * the face-api demo group photos score up to 0.5 "Porn" and 0.53 "Sexy". Flagging therefore
- * needs a confident explicit verdict, and "Sexy" alone flags nothing unless an operator sets it.
- */
-export interface ScanThresholds {
-  porn: number;
-  hentai: number;
-  sexy?: number;
-}
-
-export const DEFAULT_SCAN_THRESHOLDS: ScanThresholds = { porn: 0.85, hentai: 0.85 };
+export { DEFAULT_SCAN_THRESHOLDS, type ScanThresholds } from './thresholds';
 
 export interface ScanVerdict {
   verdict: 'clean' | 'flagged';
-  /** The scores of the frame that decided: the flagged one, or the highest-risk clean one. */
+  /** Scores of the frame that decided: the first flagged one, else the one closest to a threshold. */
   scores: ContentScores;
+  /** Why the input was flagged, e.g. "frame 3 of 3: Porn 0.93 > 0.9"; absent when clean. */
   reason?: string;
 }
 
-const risk = (s: ContentScores) => s.Porn + s.Hentai + s.Sexy;
-
-export function judge(scores: ContentScores, thresholds: ScanThresholds = DEFAULT_SCAN_THRESHOLDS): ScanVerdict {
-  const over = (
-    [
-      ['Porn', thresholds.porn],
-      ['Hentai', thresholds.hentai],
-      ['Sexy', thresholds.sexy],
-    ] as const
-  ).find(([name, limit]) => limit !== undefined && scores[name] >= limit);
-  return over
-    ? { verdict: 'flagged', scores, reason: `${over[0]} score ${scores[over[0]].toFixed(2)} >= ${over[1]}` }
-    : { verdict: 'clean', scores };
+/**
+ * Classifies frames in order and stops at the first flagged one: one flagged frame flags the
+ * whole input.
+ */
+async function decide(
+  count: number,
+  picks: number[],
+  pixelsOf: (frame: number) => Promise<Uint8Array>,
+  thresholds: ScanThresholds,
+): Promise<ScanVerdict> {
+  assertThresholds(thresholds);
+  if (count === 0) throw new RangeError('content scan: no frames to scan');
+  let closest: { scores: ContentScores; margin: number } | undefined;
+  for (const frame of picks) {
+    const scores = await classifyPixels(await pixelsOf(frame));
+    const { margin, rule } = judge(scores, thresholds);
+    if (margin > 0) return { verdict: 'flagged', scores, reason: count > 1 ? `frame ${frame + 1} of ${count}: ${rule}` : rule };
+    if (!closest || margin > closest.margin) closest = { scores, margin };
+  }
+  return { verdict: 'clean', scores: (closest as { scores: ContentScores }).scores };
 }
 
-/** Judges several frames: any flagged frame flags the whole input. */
-export function judgeFrames(frames: ContentScores[], thresholds?: ScanThresholds): ScanVerdict {
-  const verdicts = frames.map((scores) => judge(scores, thresholds));
-  return (
-    verdicts.find((v) => v.verdict === 'flagged') ??
-    verdicts.reduce((worst, v) => (risk(v.scores) > risk(worst.scores) ? v : worst))
-  );
+/**
+ * Scans an encoded image. An animated one (GIF, WebP) is scanned on its first, middle and last
+ * frames: a few frames keep the scan near the cost of a still, and a clip rarely changes content
+ * between them.
+ */
+export async function scanImage(bytes: Buffer, thresholds: ScanThresholds = DEFAULT_SCAN_THRESHOLDS): Promise<ScanVerdict> {
+  const count = await countFrames(bytes);
+  const picks = [...new Set([0, Math.floor((count - 1) / 2), count - 1])];
+  return decide(count, picks, (frame) => decodeFrame(bytes, frame), thresholds);
 }
 
-/** An image; for an animated one its first, middle and last frames. */
-export async function scanImage(bytes: Buffer, thresholds?: ScanThresholds): Promise<ScanVerdict> {
-  const frames = await countFrames(bytes);
-  if (frames <= 1) return judge((await classifyImage(bytes)).scores, thresholds);
-  const picks = [...new Set([0, Math.floor(frames / 2), frames - 1])];
-  const scores = [];
-  for (const frame of picks) scores.push(await classifyPixels(await decodeFrame(bytes, frame)));
-  return judgeFrames(scores, thresholds);
-}
-
-/** Stills taken from a video (encoded images). */
-export async function scanStills(stills: Buffer[], thresholds?: ScanThresholds): Promise<ScanVerdict> {
-  const scores = [];
-  for (const still of stills) scores.push((await classifyImage(still)).scores);
-  return judgeFrames(scores, thresholds);
+/** Scans frames the caller extracted (e.g. video stills), each an encoded still image. */
+export function scanFrames(frames: Buffer[], thresholds: ScanThresholds = DEFAULT_SCAN_THRESHOLDS): Promise<ScanVerdict> {
+  return decide(frames.length, [...frames.keys()], (frame) => decodeFrame(frames[frame] as Buffer), thresholds);
 }
