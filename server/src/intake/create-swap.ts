@@ -14,7 +14,7 @@ import { queues, sendJob } from '../queue/boss';
 import { inputKey } from '../storage/keys';
 import { toPublicSwap } from '../tasks/public-swap';
 import { releaseCreateSlot, reserveCreateSlot } from './concurrency';
-import { measureMedia, type MediaMeasure } from './measure';
+import { measureTarget, type MediaMeasure } from './measure';
 import { requireCleanContent, type ScanGateDeps } from './scan-gate';
 
 export interface CreateSwapDeps extends ScanGateDeps {
@@ -44,6 +44,17 @@ function sourceFields(body: CreateSwapBody): { field: string; url: string }[] {
     return body.face_swaps.map((face, i) => ({ field: `face_swaps[${i}].source_url`, url: face.source_url }));
   }
   return 'source_url' in body && body.source_url ? [{ field: 'source_url', url: body.source_url }] : [];
+}
+
+/** Frame times must point inside the measured target, or no face could ever be found there. */
+function requireTimesWithin(body: Extract<CreateSwapBody, { type: 'gif' | 'video' }>, duration: number): void {
+  const times: [string, number | undefined][] = [['reference_frame_time_seconds', body.reference_frame_time_seconds]];
+  if ('face_swaps' in body) body.face_swaps?.forEach((f, i) => times.push([`face_swaps[${i}].frame_time_seconds`, f.frame_time_seconds]));
+  for (const [field, seconds] of times) {
+    if (seconds !== undefined && seconds > duration) {
+      throw new ApiError('validation_error', `${field}: ${seconds} s is past the end of the target (${duration.toFixed(2)} s).`);
+    }
+  }
 }
 
 function targetMaxBytes(config: Config, type: CreateSwapBody['type']): number {
@@ -103,8 +114,9 @@ export async function createSwapTask(
       options.signal,
     );
 
-    const measure = await measureMedia(target.kind, target.bytes);
+    const measure = await measureTarget(target.kind, target.bytes);
     const declared = body.type === 'gif' || body.type === 'video' ? body : undefined;
+    if (declared && measure.durationSeconds !== undefined) requireTimesWithin(declared, measure.durationSeconds);
     const cost = priceSwap({
       type: body.type,
       mappedFaces: 'face_swaps' in body && body.face_swaps ? body.face_swaps.length : 1,

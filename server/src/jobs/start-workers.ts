@@ -25,7 +25,7 @@ export interface WorkerDeps {
   guard: FetchGuard;
   logger: Logger;
   /** The engine. Queues whose work it cannot do are left to other processes. */
-  compute: Pick<ContentScanDeps, 'scan'> & Partial<Pick<FaceDetectDeps, 'detect'> & Pick<SwapDeps, 'swapImage'>>;
+  compute: Pick<ContentScanDeps, 'scan'> & Partial<Pick<FaceDetectDeps, 'detect'> & Pick<SwapDeps, 'engine'>>;
 }
 
 export interface Workers {
@@ -56,7 +56,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   await consume<ContentScanJob>(queues.contentScan.name, cpuSlots, (job) =>
     runContentScanJob({ db: deps.db, storage: deps.storage, scan: deps.compute.scan }, job),
   );
-  const { detect, swapImage } = deps.compute;
+  const { detect, engine } = deps.compute;
   if (detect) {
     await consume<FaceDetectJob>(queues.faceDetect.name, cpuSlots, (job) =>
       runFaceDetectJob({ db: deps.db, storage: deps.storage, detect }, job),
@@ -70,9 +70,9 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
         .execute();
     });
   }
-  if (swapImage) {
+  if (engine) {
     await consume<SwapJob>(queues.swap.name, cpuSlots, (job) =>
-      runSwapJob({ db: deps.db, boss, storage: deps.storage, swapImage }, job),
+      runSwapJob({ db: deps.db, boss, storage: deps.storage, engine }, job),
     );
     // A swap whose job ran out of attempts (its workers kept dying) ends failed and refunded.
     await consume<SwapJob>(queues.swapDead.name, 1, async (job) => {

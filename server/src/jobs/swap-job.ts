@@ -1,28 +1,21 @@
-import { EngineError, type SwapImageResult, type SwapTask } from '@doppel/worker';
+import { EngineError } from '@doppel/worker';
 import type { Job, PgBoss } from 'pg-boss';
 import type { Db } from '../db/connect';
 import type { SwapRow } from '../db/schema';
 import type { SwapInputs, SwapJob } from '../intake/create-swap';
-import type { MediaKind } from '../media/sniff';
 import { queues } from '../queue/boss';
 import { resultKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
 import { claimSwap, startSwapProcessing } from '../tasks/swaps';
 import { completeSwap, failSwap } from './finish-swap';
 import { progressWriter } from './progress-writer';
+import { renderSwap, type SwapEngine } from './render-swap';
 
 export interface SwapDeps {
   db: Db;
   boss: PgBoss;
   storage: Storage;
-  swapImage(input: Omit<SwapTask, 'progress'>, onProgress: (percent: number) => void): Promise<SwapImageResult>;
-}
-
-/** What the contract validated at create time, as stored in `params`. */
-interface SwapParams {
-  target_face_index?: number;
-  enable_face_enhancer?: boolean;
-  face_swaps?: { face_index: number; source_url: string; enable_face_enhancer?: boolean }[];
+  engine: SwapEngine;
 }
 
 export const INTERNAL_FAILURE = 'The swap failed on our side after several attempts; its credits were refunded.';
@@ -37,25 +30,6 @@ async function pickUp(db: Db, swapId: string): Promise<SwapRow | undefined> {
   if (claimed) return claimed;
   const row = await db.selectFrom('swaps').selectAll().where('id', '=', swapId).executeTakeFirst();
   return row && (row.status === 'preparing' || row.status === 'processing') ? row : undefined;
-}
-
-function mappingsOf(row: SwapRow, sources: Map<string, Buffer>): SwapTask['mappings'] {
-  const params = row.params as SwapParams;
-  const sourceOf = (url: string) => sources.get(url)!;
-  if (row.type === 'multi_face_image') {
-    return (params.face_swaps ?? []).map((face) => ({
-      source: sourceOf(face.source_url),
-      targetFaceIndex: face.face_index,
-      enableFaceEnhancer: face.enable_face_enhancer ?? params.enable_face_enhancer,
-    }));
-  }
-  return [
-    {
-      source: [...sources.values()][0]!,
-      targetFaceIndex: params.target_face_index,
-      enableFaceEnhancer: params.enable_face_enhancer,
-    },
-  ];
 }
 
 /** queued -> preparing -> processing -> done, or failed with a reason and a refund. */
@@ -75,11 +49,11 @@ export async function runSwapJob(deps: SwapDeps, job: Job<SwapJob>): Promise<voi
     if (!row) return; // canceled while its inputs were loading
 
     const progress = progressWriter(db, swapId);
-    const result = await deps.swapImage({ target, mappings: mappingsOf(row, sources) }, progress.report);
+    const result = await renderSwap(deps.engine, row, target, sources, progress.report);
     await progress.flush();
 
-    const key = resultKey(swapId, result.format as MediaKind);
-    await storage.put(key, result.image, `image/${result.format}`);
+    const key = resultKey(swapId, result.kind);
+    await storage.put(key, result.bytes, result.mimeType);
     await completeSwap(db, boss, swapId, { url: storage.publicUrl(key), key });
   } catch (error) {
     if (error instanceof EngineError) return void (await failSwap(db, boss, swapId, error.message));

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ComputePool, DEFAULT_SCAN_THRESHOLDS, swapWithProgress, unwrap, type ScanThresholds } from '@doppel/worker';
+import { ComputePool, DEFAULT_SCAN_THRESHOLDS, type ScanThresholds } from '@doppel/worker';
+import { computeOnPool } from '../../src/jobs/compute';
 import type { WorkerDeps } from '../../src/jobs/start-workers';
 import { startDohServer, type DohAnswers, type DohServer } from './doh-server';
 import { sendBytes, startMediaServer, type MediaRoute, type MediaServer } from './media-server';
@@ -58,11 +59,8 @@ export async function startIntakeWorld(routes: Record<string, MediaRoute>): Prom
         const pool = new ComputePool({ threads: 1 });
         pools.push(pool);
         const thresholds = typeof options.scan === 'object' ? options.scan : DEFAULT_SCAN_THRESHOLDS;
-        compute = { scan: (input) => pool.run('scan', { ...input, thresholds }) };
-        if (options.engine) {
-          compute.detect = async (bytes) => unwrap(await pool.run('detect', { bytes }));
-          compute.swapImage = (input, onProgress) => swapWithProgress(pool, input, onProgress);
-        }
+        const full = computeOnPool(pool, thresholds);
+        compute = options.engine ? full : { scan: full.scan };
       }
       return startTestApp({
         ...options,

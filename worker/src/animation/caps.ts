@@ -1,4 +1,4 @@
-import { mediaError } from './media-error';
+import { EngineError } from '../faces/engine-error';
 
 /**
  * Limits checked before any frame is processed, so that one task cannot hold a worker thread for
@@ -31,7 +31,7 @@ export function checkGifCaps(gif: { width: number; height: number; frames: numbe
   }
   const total = gif.width * gif.height * gif.frames;
   if (total > caps.maxTotalPixels) problems.push(`${(total / 1e6).toFixed(1)} megapixels in all (at most ${caps.maxTotalPixels / 1e6})`);
-  if (problems.length > 0) throw mediaError('media_too_large', `GIF is too large: ${problems.join(', ')}`);
+  if (problems.length > 0) throw new EngineError('media_too_large', `GIF is too large: ${problems.join(', ')}`);
 }
 
 /**
@@ -46,5 +46,5 @@ export function checkVideoCaps(video: { width: number; height: number; fps: numb
     problems.push(`${video.width}x${video.height} px (at most ${caps.maxWidth}x${caps.maxHeight})`);
   }
   if (video.fps > caps.maxFps) problems.push(`${video.fps.toFixed(2)} fps (at most ${caps.maxFps})`);
-  if (problems.length > 0) throw mediaError('media_too_large', `video is too large: ${problems.join(', ')}`);
+  if (problems.length > 0) throw new EngineError('media_too_large', `video is too large: ${problems.join(', ')}`);
 }

@@ -6,9 +6,9 @@ const NEAR_DISTANCE = 0.6;
 /** How much a face may grow or shrink between two looks and still be taken for the same one. */
 const NEAR_SCALE = 1.5;
 /** Between two keyframes, a face that moved less than this (in face sizes) is interpolated. */
-const SMOOTH_DISTANCE = 0.25;
+const SMOOTH_DISTANCE = 0.5;
 /** ... and that grew or shrank less than this. */
-const SMOOTH_SCALE = 1.2;
+const SMOOTH_SCALE = 1.25;
 
 const centre = (box: Box) => [box.x + box.width / 2, box.y + box.height / 2] as const;
 const size = (box: Box) => Math.sqrt(box.width * box.height);

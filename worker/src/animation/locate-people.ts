@@ -7,9 +7,16 @@ import { MAX_IDENTITY_DISTANCE, type IdentityGallery } from './identity-gallery'
 export interface Sighting {
   /** Per followed person, their face, or null when they are not on the frame. */
   people: (Face | null)[];
-  /** The other faces on the frame, known not to be a followed person. */
-  others: Face[];
+  /**
+   * Faces known not to be a followed person: those on this frame, and for a few keyframes those
+   * no longer found (`unseen` keyframes ago), so a face flickering in and out of detection (at the
+   * frame's edge, turning away) is not taken for someone new each time it comes back.
+   */
+  others: { face: Face; unseen: number }[];
 }
+
+/** Keyframes an unmatched other face is remembered for. */
+const REMEMBER_OTHERS = 8;
 
 /**
  * Finds the followed people on a keyframe, given where they and everyone else were on the
@@ -54,7 +61,7 @@ export class PeopleLocator {
       if (chosen) taken.add(chosen);
       return chosen;
     });
-    return { people, others: faces.filter((face) => !taken.has(face)) };
+    return { people, others: [...faces.filter((face) => !taken.has(face)).map((face) => ({ face, unseen: 0 })), ...missing(previous, faces)] };
   }
 }
 
@@ -73,9 +80,16 @@ export function followByPosition(previous: Sighting, faces: Face[]): Sighting | 
     people.push(face);
   }
   for (const other of previous.others) {
-    const face = nearestFace(other, faces, taken);
+    const face = nearestFace(other.face, faces, taken);
     if (face) taken.add(face);
   }
   if (taken.size < faces.length) return null;
-  return { people, others: faces.filter((face) => !people.includes(face)) };
+  return { people, others: [...faces.filter((face) => !people.includes(face)).map((face) => ({ face, unseen: 0 })), ...missing(previous, faces)] };
+}
+
+/** The previous keyframe's other faces not found on this one, aged by one keyframe. */
+function missing(previous: Sighting | null, faces: Face[]): Sighting['others'] {
+  return (previous?.others ?? [])
+    .filter((other) => other.unseen + 1 < REMEMBER_OTHERS && nearestFace(other.face, faces) === null)
+    .map((other) => ({ face: other.face, unseen: other.unseen + 1 }));
 }

@@ -5,7 +5,10 @@ export type EngineErrorReason =
   | 'image_too_large'
   | 'no_face_in_source'
   | 'no_face_in_target'
-  | 'face_index_out_of_range';
+  | 'face_index_out_of_range'
+  | 'ffmpeg_unavailable'
+  | 'media_too_large'
+  | 'frame_time_out_of_range';
 
 /** The one error the engine throws for a bad input; `message` is fit to show to the API user. */
 export class EngineError extends Error {

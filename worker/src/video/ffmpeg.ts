@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mediaError } from '../animation/media-error';
+import { EngineError } from '../faces/engine-error';
 
 const run = promisify(execFile);
 
@@ -33,7 +33,7 @@ export async function requireFfmpeg(): Promise<void> {
     [ffprobePath(), 'DOPPEL_FFPROBE_PATH'],
   ] as const) {
     if (!(await runs(binary))) {
-      throw mediaError('ffmpeg_unavailable', `video processing needs ${binary}, which cannot be run: install ffmpeg or set ${variable}`);
+      throw new EngineError('ffmpeg_unavailable', `video processing needs ${binary}, which cannot be run: install ffmpeg or set ${variable}`);
     }
   }
 }

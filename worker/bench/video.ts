@@ -1,0 +1,91 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import sharp from 'sharp';
+import { loadHuman } from '../src/faces/human';
+import { probeVideo } from '../src/video/probe-video';
+import { readFrames } from '../src/video/read-frames';
+import { swapVideo } from '../src/video/swap-video';
+import { openEncoder } from '../src/video/write-frames';
+
+/**
+ * Video throughput and memory: for clips generated here (a slow pan over demo photo 1, 30 fps,
+ * with a tone), the swap's frames per second next to a baseline measured in the same run (the
+ * same decode and encode pipes without detection or swapping), and the process's peak RSS.
+ * Run: pnpm --filter @doppel/worker bench:video
+ */
+const require = createRequire(import.meta.url);
+const DEMO_DIR = path.join(path.dirname(require.resolve('@vladmandic/face-api')), '..', 'demo');
+const FPS = 30;
+// The two 640x360 clips run first and back to back: RSS is process-wide and not handed back at
+// once, so a 720p run before them would hide whether the longer clip needs more memory.
+const CASES = [
+  { width: 640, height: 360, seconds: 10 },
+  { width: 640, height: 360, seconds: 60 },
+  { width: 1280, height: 720, seconds: 10 },
+];
+
+async function makeClip(file: string, width: number, height: number, seconds: number): Promise<void> {
+  const photo = await sharp(await readFile(path.join(DEMO_DIR, 'sample1.jpg'))).resize({ width: 960 }).toBuffer();
+  const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`, '-framerate', String(FPS), '-i', 'pipe:0',
+    '-f', 'lavfi', '-i', 'sine=frequency=440', '-c:a', 'aac', '-shortest', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-y', file], { stdio: ['pipe', 'ignore', 'inherit'] });
+  const frames = seconds * FPS;
+  // A slow back-and-forth pan over people A and B, so faces move on every frame.
+  for (let i = 0; i < frames; i++) {
+    const t = (1 - Math.cos((2 * Math.PI * i) / (8 * FPS))) / 2;
+    const frame = await sharp(photo).extract({ left: Math.round(80 + 120 * t), top: 120, width: 640, height: 360 }).resize(width, height).removeAlpha().raw().toBuffer();
+    if (!ffmpeg.stdin.write(frame)) await once(ffmpeg.stdin, 'drain');
+  }
+  ffmpeg.stdin.end();
+  await once(ffmpeg, 'close');
+}
+
+async function baseline(file: string, output: string): Promise<number> {
+  const video = await probeVideo(file);
+  const encoder = openEncoder({ output, width: video.width, height: video.height, frameRate: video.frameRate, audio: { file, codec: video.audioCodec ?? 'aac' } });
+  const start = performance.now();
+  let frames = 0;
+  for await (const frame of readFrames(file, video)) {
+    await encoder.write(frame.rgb);
+    frames++;
+  }
+  await encoder.finish();
+  return frames / ((performance.now() - start) / 1000);
+}
+
+/** Peak RSS sampled every 50 ms from a thread, so the sampling keeps going while the main thread computes. */
+function rssSampler(): { stop(): Promise<number> } {
+  const shared = new Float64Array(new SharedArrayBuffer(8));
+  const worker = new Worker(
+    `const { workerData } = require('node:worker_threads'); const a = new Float64Array(workerData);
+     setInterval(() => { a[0] = Math.max(a[0], process.memoryUsage.rss()); }, 50);`,
+    { eval: true, workerData: shared.buffer },
+  );
+  return { stop: async () => (await worker.terminate(), shared[0]!) };
+}
+
+const dir = await mkdtemp(path.join(os.tmpdir(), 'doppel-bench-video-'));
+try {
+  await loadHuman();
+  const source = await readFile(path.join(DEMO_DIR, 'sample2.jpg'));
+  for (const { width, height, seconds } of CASES) {
+    const clip = path.join(dir, `clip-${width}-${seconds}.mp4`);
+    await makeClip(clip, width, height, seconds);
+    const plain = await baseline(clip, path.join(dir, 'plain.mp4'));
+    const sampler = rssSampler();
+    const start = performance.now();
+    const result = await swapVideo({ input: clip, output: path.join(dir, 'swapped.mp4'), source });
+    const swapFps = result.frames / ((performance.now() - start) / 1000);
+    const peak = await sampler.stop();
+    console.log(
+      `${width}x${height}, ${seconds} s (${result.frames} frames): swap ${swapFps.toFixed(1)} fps, decode+encode alone ${plain.toFixed(1)} fps ` +
+        `(ratio ${(swapFps / plain).toFixed(2)}), peak RSS ${(peak / 2 ** 20).toFixed(0)} MB`,
+    );
+  }
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
