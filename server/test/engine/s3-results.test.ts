@@ -1,0 +1,60 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app';
+import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
+import { startS3Server, type TestS3Server } from '../support/s3-server';
+
+let world: IntakeWorld;
+let s3: TestS3Server;
+let t: TestApp;
+
+beforeAll(async () => {
+  s3 = await startS3Server();
+  world = await startIntakeWorld({ '/face.jpg': sendBytes(demoPhoto(1)), '/group.jpg': sendBytes(demoPhoto(5)) });
+  t = await world.startApp({
+    engine: true,
+    env: {
+      DOPPEL_STORAGE: 's3',
+      DOPPEL_S3_BUCKET: s3.bucket,
+      DOPPEL_S3_ENDPOINT: s3.endpoint,
+      DOPPEL_S3_FORCE_PATH_STYLE: 'true',
+      DOPPEL_S3_ACCESS_KEY_ID: 'S3RVER',
+      DOPPEL_S3_SECRET_ACCESS_KEY: 'S3RVER',
+    },
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  await world?.close();
+  await s3?.close();
+});
+
+describe('with S3-compatible storage', () => {
+  it('keeps inputs and results in the bucket and answers with the bucket URL of the result', async () => {
+    const account = await t.createAccount({ credits: 2 });
+    const created = await t.request('/api/v1/swaps', {
+      method: 'POST',
+      key: account.apiKey,
+      json: { type: 'image', source_url: world.url('/face.jpg'), target_url: world.url('/group.jpg') },
+    });
+    expect(created.status).toBe(201);
+    let swap = created.body;
+    for (const deadline = Date.now() + 90_000; !['done', 'failed'].includes(swap.status); ) {
+      if (Date.now() > deadline) throw new Error(`swap is still ${swap.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      swap = (await t.request(`/api/v1/swaps/${swap.id}`, { key: account.apiKey })).body;
+    }
+    expect(swap.status).toBe('done');
+    expect(swap.result_url.startsWith(`${s3.endpoint}/${s3.bucket}/results/`)).toBe(true);
+    const result = await fetch(swap.result_url);
+    expect(result.status).toBe(200);
+    const meta = await sharp(Buffer.from(await result.arrayBuffer())).metadata();
+    expect([meta.width, meta.height]).toEqual([(await sharp(demoPhoto(5)).metadata()).width, (await sharp(demoPhoto(5)).metadata()).height]);
+
+    const row = await t.db.selectFrom('swaps').select('inputs').where('id', '=', swap.id).executeTakeFirstOrThrow();
+    const inputs = row.inputs as { target: { key: string } };
+    expect((await t.services.storage.get(inputs.target.key)).equals(demoPhoto(5))).toBe(true);
+    // The API serves no local files in this mode.
+    expect((await t.request(`/files/${inputs.target.key}`)).status).toBe(404);
+  });
+});

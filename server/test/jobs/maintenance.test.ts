@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { runMaintenance } from '../../src/jobs/maintenance-job';
+import { insertFaceDetectTask } from '../../src/tasks/face-detect-tasks';
+import { insertSwap } from '../../src/tasks/swaps';
+import { faceDetectRow, swapRow } from '../api/task-rows';
+import { startTestApp, type TestApp } from '../support/app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ env: { DOPPEL_RETENTION_DAYS: '30', DOPPEL_IDEMPOTENCY_RETENTION_HOURS: '24' } });
+});
+afterAll(() => t.close());
+
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+
+describe('maintenance', () => {
+  it('deletes finished tasks past retention with their files; their ids then answer not_found', async () => {
+    const account = await t.createAccount();
+    const { storage } = t.services;
+    await storage.put('inputs/swp_old/target-a.jpg', Buffer.from('t'), 'image/jpeg');
+    await storage.put('results/r/swp_old.jpg', Buffer.from('r'), 'image/jpeg');
+    const old = await insertSwap(
+      t.db,
+      swapRow(account, {
+        status: 'done',
+        inputs: JSON.stringify({ target: { key: 'inputs/swp_old/target-a.jpg' }, sources: [] }),
+        result_key: 'results/r/swp_old.jpg',
+      }),
+    );
+    const recent = await insertSwap(t.db, swapRow(account, { status: 'done' }));
+    const running = await insertSwap(t.db, swapRow(account, { status: 'processing' }));
+    const detection = await insertFaceDetectTask(t.db, faceDetectRow(account, { status: 'done' }));
+    await sql`update swaps set created_at = ${daysAgo(31)} where id in (${old.id}, ${running.id})`.execute(t.db);
+    await sql`update face_detect_tasks set created_at = ${daysAgo(40)} where id = ${detection.id}`.execute(t.db);
+
+    await runMaintenance({ db: t.db, storage, config: t.config });
+
+    const get = (path: string) => t.request(path, { key: account.apiKey }).then((r) => r.status);
+    expect(await get(`/api/v1/swaps/${old.id}`)).toBe(404);
+    expect(await get(`/api/v1/face-detect/${detection.id}`)).toBe(404);
+    expect(await get(`/api/v1/swaps/${recent.id}`)).toBe(200);
+    expect(await get(`/api/v1/swaps/${running.id}`)).toBe(200);
+    await expect(storage.get('inputs/swp_old/target-a.jpg')).rejects.toThrow();
+    await expect(storage.get('results/r/swp_old.jpg')).rejects.toThrow();
+  });
+
+  it('forgets Idempotency-Keys past their retention and keeps younger ones', async () => {
+    const account = await t.createAccount();
+    await t.db
+      .insertInto('idempotency_keys')
+      .values([
+        { api_key_id: account.apiKeyId, key: 'old', request_hash: 'h', response_status: 201, response_body: '{}' },
+        { api_key_id: account.apiKeyId, key: 'new', request_hash: 'h', response_status: 201, response_body: '{}' },
+      ])
+      .execute();
+    await sql`update idempotency_keys set created_at = now() - interval '25 hours' where key = 'old'`.execute(t.db);
+
+    await runMaintenance({ db: t.db, storage: t.services.storage, config: t.config });
+
+    const left = await t.db.selectFrom('idempotency_keys').select('key').where('api_key_id', '=', account.apiKeyId).execute();
+    expect(left).toEqual([{ key: 'new' }]);
+  });
+});
