@@ -9,6 +9,7 @@ import { getBalances } from '../../src/accounts/credits';
 import { panGif, panVideo, type Pan } from '../../../worker/test/animation/pan-clip';
 import type { TestApp } from '../support/app';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
+import { finishedSwap } from '../support/poll';
 
 const run = promisify(execFile);
 
@@ -26,16 +27,6 @@ async function probe(bytes: Buffer) {
   await writeFile(file, bytes);
   const { stdout } = await run('ffprobe', ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file]);
   return JSON.parse(stdout) as { streams: { codec_type: string; width?: number; height?: number; r_frame_rate?: string }[]; format: { duration: string } };
-}
-
-async function waitDone(key: string, id: string) {
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    const res = await t.request(`/api/v1/swaps/${id}`, { key });
-    if (['done', 'failed', 'canceled'].includes(res.body.status)) return res.body;
-    if (Date.now() > deadline) throw new Error(`swap ${id} is still ${res.body.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 beforeAll(async () => {
@@ -69,10 +60,10 @@ describe('a GIF swap', () => {
       json: { type: 'gif', source_url: world.url('/face.jpg'), target_url: world.url('/clip.gif'), target_face_index: 0 },
     });
     expect([created.status, created.body.credit_cost]).toEqual([201, 0]);
-    const done = await waitDone(account.apiKey, created.body.id);
+    const done = await finishedSwap(t, account.apiKey, created.body.id);
     expect(done).toMatchObject({ status: 'done', progress: 100 });
     expect(done.result_url).toMatch(/\.gif$/);
-    const result = Buffer.from(await (await fetch(done.result_url)).arrayBuffer());
+    const result = Buffer.from(await (await fetch(done.result_url!)).arrayBuffer());
     const before = await sharp(gif, { animated: true }).metadata();
     const after = await sharp(result, { animated: true }).metadata();
     expect([after.format, after.width, after.pageHeight, after.pages]).toEqual(['gif', before.width, before.pageHeight, before.pages]);
@@ -90,10 +81,10 @@ describe('a video swap', () => {
     });
     expect(created.status).toBe(201);
     expect(created.body.credit_cost).toBe(2);
-    const done = await waitDone(account.apiKey, created.body.id);
+    const done = await finishedSwap(t, account.apiKey, created.body.id);
     expect(done.status).toBe('done');
     expect(done.result_url).toMatch(/\.mp4$/);
-    const result = await probe(Buffer.from(await (await fetch(done.result_url)).arrayBuffer()));
+    const result = await probe(Buffer.from(await (await fetch(done.result_url!)).arrayBuffer()));
     const source = await probe(video);
     const v = result.streams.find((s) => s.codec_type === 'video')!;
     const sv = source.streams.find((s) => s.codec_type === 'video')!;
@@ -110,9 +101,9 @@ describe('a video swap', () => {
       key: account.apiKey,
       json: { type: 'video', source_url: world.url('/face.jpg'), target_url: world.url('/clip.mp4'), keep_audio: false },
     });
-    const done = await waitDone(account.apiKey, created.body.id);
+    const done = await finishedSwap(t, account.apiKey, created.body.id);
     expect(done.status).toBe('done');
-    const result = await probe(Buffer.from(await (await fetch(done.result_url)).arrayBuffer()));
+    const result = await probe(Buffer.from(await (await fetch(done.result_url!)).arrayBuffer()));
     expect(result.streams.some((s) => s.codec_type === 'audio')).toBe(false);
   });
 

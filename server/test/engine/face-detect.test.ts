@@ -2,20 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { TestApp } from '../support/app';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
+import { finishedDetection } from '../support/poll';
 
 let world: IntakeWorld;
 let t: TestApp;
 let landscape: Buffer;
-
-async function pollDone(app: TestApp, key: string, taskId: string) {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const res = await app.request(`/api/v1/face-detect/${taskId}`, { key });
-    if (res.body.status === 'done' || res.body.status === 'failed') return res.body;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${res.body.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 beforeAll(async () => {
   landscape = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#3a7bd5' } }).jpeg().toBuffer();
@@ -35,14 +26,14 @@ describe('a face-detect task', () => {
   it('ends done with one box per face, in left-to-right order, inside the image', async () => {
     const account = await t.createAccount();
     const created = await t.request('/api/v1/face-detect', { method: 'POST', key: account.apiKey, json: { target_url: world.url('/group.jpg') } });
-    const task = await pollDone(t, account.apiKey, created.body.task_id);
+    const task = await finishedDetection(t, account.apiKey, created.body.task_id);
     const { width, height } = await sharp(demoPhoto(2)).metadata();
 
     expect(task.status).toBe('done');
     expect(task.faces_detected).toBeGreaterThanOrEqual(3);
-    expect(task.faces).toHaveLength(task.faces_detected);
+    expect(task.faces).toHaveLength(task.faces_detected!);
     expect(task.completed_at).not.toBeNull();
-    task.faces.forEach((face: { index: number; bounding_box: { x: number; y: number; width: number; height: number } }, i: number) => {
+    task.faces!.forEach((face, i) => {
       const box = face.bounding_box;
       expect(face.index).toBe(i);
       expect(box.x).toBeGreaterThanOrEqual(0);
@@ -51,21 +42,21 @@ describe('a face-detect task', () => {
       expect(box.y + box.height).toBeLessThanOrEqual(height! + 1);
       expect(box.width).toBeGreaterThanOrEqual(24);
     });
-    const centres = task.faces.map((f: { bounding_box: { x: number; width: number } }) => f.bounding_box.x + f.bounding_box.width / 2);
+    const centres = task.faces!.map((f) => f.bounding_box.x + f.bounding_box.width / 2);
     expect(centres).toEqual([...centres].sort((a, b) => a - b));
   });
 
   it('ends done with no faces for a picture without people', async () => {
     const account = await t.createAccount();
     const created = await t.request('/api/v1/face-detect', { method: 'POST', key: account.apiKey, json: { target_url: world.url('/landscape.jpg') } });
-    const task = await pollDone(t, account.apiKey, created.body.task_id);
+    const task = await finishedDetection(t, account.apiKey, created.body.task_id);
     expect(task).toMatchObject({ status: 'done', faces_detected: 0, faces: [] });
   });
 
   it('ends failed with a reason for an image that cannot be decoded', async () => {
     const account = await t.createAccount();
     const created = await t.request('/api/v1/face-detect', { method: 'POST', key: account.apiKey, json: { target_url: world.url('/broken.jpg') } });
-    const task = await pollDone(t, account.apiKey, created.body.task_id);
+    const task = await finishedDetection(t, account.apiKey, created.body.task_id);
     expect(task.status).toBe('failed');
     expect(task.error).toMatch(/decode/);
     expect(task.faces).toBeNull();

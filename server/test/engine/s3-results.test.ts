@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
+import { finishedSwap } from '../support/poll';
 import { startS3Server, type TestS3Server } from '../support/s3-server';
 
 let world: IntakeWorld;
@@ -38,15 +39,10 @@ describe('with S3-compatible storage', () => {
       json: { type: 'image', source_url: world.url('/face.jpg'), target_url: world.url('/group.jpg') },
     });
     expect(created.status).toBe(201);
-    let swap = created.body;
-    for (const deadline = Date.now() + 90_000; !['done', 'failed'].includes(swap.status); ) {
-      if (Date.now() > deadline) throw new Error(`swap is still ${swap.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      swap = (await t.request(`/api/v1/swaps/${swap.id}`, { key: account.apiKey })).body;
-    }
+    const swap = await finishedSwap(t, account.apiKey, created.body.id);
     expect(swap.status).toBe('done');
-    expect(swap.result_url.startsWith(`${s3.endpoint}/${s3.bucket}/results/`)).toBe(true);
-    const result = await fetch(swap.result_url);
+    expect(swap.result_url!.startsWith(`${s3.endpoint}/${s3.bucket}/results/`)).toBe(true);
+    const result = await fetch(swap.result_url!);
     expect(result.status).toBe(200);
     const meta = await sharp(Buffer.from(await result.arrayBuffer())).metadata();
     expect([meta.width, meta.height]).toEqual([(await sharp(demoPhoto(5)).metadata()).width, (await sharp(demoPhoto(5)).metadata()).height]);

@@ -3,22 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBalances } from '../../src/accounts/credits';
 import type { TestApp } from '../support/app';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
+import { finishedDetection, finishedSwap } from '../support/poll';
 
 let world: IntakeWorld;
 let t: TestApp;
 let groupPng: Buffer;
 let landscape: Buffer;
-
-async function waitForSwap(app: TestApp, key: string, id: string, until: (s: { status: string; progress: number }) => boolean) {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const res = await app.request(`/api/v1/swaps/${id}`, { key });
-    if (until(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`swap ${id} still ${res.body.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-const terminal = (s: { status: string; progress: number }) => ['done', 'failed', 'canceled'].includes(s.status);
 
 async function pixels(image: Buffer) {
   const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -52,15 +42,12 @@ describe('an image swap', () => {
     });
     expect(created.status).toBe(201);
     const seen: number[] = [];
-    const done = await waitForSwap(t, account.apiKey, created.body.id, (s) => {
-      seen.push(s.progress);
-      return terminal(s);
-    });
+    const done = await finishedSwap(t, account.apiKey, created.body.id, (s) => seen.push(s.progress));
     expect(done).toMatchObject({ status: 'done', progress: 100, error: null });
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(done.result_url).toMatch(new RegExp(`^${t.url}/files/results/[A-Za-z0-9_-]+/${done.id}\\.jpg$`));
 
-    const result = await fetch(done.result_url);
+    const result = await fetch(done.result_url!);
     expect(result.status).toBe(200);
     expect(result.headers.get('content-type')).toBe('image/jpeg');
     const meta = await sharp(Buffer.from(await result.arrayBuffer())).metadata();
@@ -72,16 +59,7 @@ describe('an image swap', () => {
   it('replaces only the named faces of a multi-face swap', async () => {
     const account = await t.createAccount({ credits: 3 });
     const detected = await t.request('/api/v1/face-detect', { method: 'POST', key: account.apiKey, json: { target_url: world.url('/group.png') } });
-    let faces;
-    for (const deadline = Date.now() + 60_000; ; ) {
-      const res = await t.request(`/api/v1/face-detect/${detected.body.task_id}`, { key: account.apiKey });
-      if (res.body.status === 'done') {
-        faces = res.body.faces as { index: number; bounding_box: { x: number; y: number; width: number; height: number } }[];
-        break;
-      }
-      if (Date.now() > deadline) throw new Error('face detection did not finish');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const faces = (await finishedDetection(t, account.apiKey, detected.body.task_id)).faces!;
     expect(faces.length).toBeGreaterThanOrEqual(3);
 
     const created = await t.request('/api/v1/swaps', {
@@ -96,11 +74,11 @@ describe('an image swap', () => {
         ],
       },
     });
-    const done = await waitForSwap(t, account.apiKey, created.body.id, terminal);
+    const done = await finishedSwap(t, account.apiKey, created.body.id);
     expect(done.status).toBe('done');
 
     const before = await pixels(groupPng);
-    const after = await pixels(Buffer.from(await (await fetch(done.result_url)).arrayBuffer()));
+    const after = await pixels(Buffer.from(await (await fetch(done.result_url!)).arrayBuffer()));
     const changedIn = (box: { x: number; y: number; width: number; height: number }) => {
       let changed = 0;
       for (let y = Math.floor(box.y); y < Math.ceil(box.y + box.height); y++) {
@@ -126,7 +104,7 @@ describe('an image swap', () => {
     for (const [field, value] of Object.entries(change)) body[field] = typeof value === 'string' ? world.url(value) : value;
     const created = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: body });
     expect(created.status).toBe(201);
-    const failed = await waitForSwap(t, account.apiKey, created.body.id, terminal);
+    const failed = await finishedSwap(t, account.apiKey, created.body.id);
     expect(failed.status).toBe('failed');
     expect(failed.error).toMatch(reason);
     expect(failed.result_url).toBeNull();
