@@ -34,11 +34,15 @@ async function main(): Promise<void> {
     app?: FastifyInstance;
   } = {};
 
+  let stopping = false;
+  // Ctrl-C reaches the embedded PostgreSQL too, which then drops its connections while we stop:
+  // those errors are expected then, and not worth an error line.
+  const onQueueError = (error: Error) =>
+    stopping ? logger.debug({ err: error }, 'queue error while stopping') : logger.error({ err: error }, 'queue error');
+
   const starting = (async () => {
     const runtime = (parts.runtime = await openRuntime(config));
-    const services = (parts.services = await openServices(runtime, {
-      onError: (error) => logger.error({ err: error }, 'queue error'),
-    }));
+    const services = (parts.services = await openServices(runtime, { onError: onQueueError }));
     if (config.role !== 'api') {
       const compute = (parts.compute = openCompute(config));
       parts.workers = await startWorkers({ ...runtime, ...services, logger, compute });
@@ -50,7 +54,6 @@ async function main(): Promise<void> {
     }
   })();
 
-  let stopping = false;
   const stop = async (exitCode: number) => {
     if (stopping) return;
     stopping = true;
