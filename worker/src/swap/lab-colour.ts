@@ -8,14 +8,35 @@ const WHITE_Z = 1.08883;
 const EPSILON = 216 / 24389;
 const KAPPA = 24389 / 27;
 
-function toLinear(v: number): number {
+function toLinearExact(v: number): number {
   const c = v / 255;
   return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
 }
 
-function fromLinear(c: number): number {
+function fromLinearExact(c: number): number {
   const v = c <= 0.0031308 ? 12.92 * c : 1.055 * Math.pow(c, 1 / 2.4) - 0.055;
   return v * 255;
+}
+
+// Math.pow per channel was most of the colour step's time (a video frame converts tens of
+// thousands of pixels). Tables with linear interpolation stay within 0.005 levels of the curves.
+const TO_LINEAR = Float64Array.from({ length: 257 }, (_, v) => toLinearExact(Math.min(v, 255)));
+const FROM_LINEAR_STEPS = 4096;
+const FROM_LINEAR = Float64Array.from({ length: FROM_LINEAR_STEPS + 2 }, (_, i) => fromLinearExact(Math.min(i, FROM_LINEAR_STEPS) / FROM_LINEAR_STEPS));
+
+/** sRGB 0..255 (integer or not; clamped to that range) to linear 0..1. */
+function toLinear(v: number): number {
+  const x = v <= 0 ? 0 : v >= 255 ? 255 : v;
+  const i = x | 0;
+  return TO_LINEAR[i]! + (x - i) * (TO_LINEAR[i + 1]! - TO_LINEAR[i]!);
+}
+
+/** Linear 0.. to sRGB 0..255; above 1 (out of gamut) by the exact curve. */
+function fromLinear(c: number): number {
+  if (c > 1) return fromLinearExact(c);
+  const x = c * FROM_LINEAR_STEPS;
+  const i = x | 0;
+  return FROM_LINEAR[i]! + (x - i) * (FROM_LINEAR[i + 1]! - FROM_LINEAR[i]!);
 }
 
 const f = (t: number) => (t > EPSILON ? Math.cbrt(t) : (KAPPA * t + 16) / 116);
@@ -23,8 +44,8 @@ const fInverse = (t: number) => (t * t * t > EPSILON ? t * t * t : (116 * t - 16
 
 /** Converts the pixels `indices` of an RGB float buffer to Lab, in place. */
 export function rgbToLab(pixels: Float32Array, indices: Int32Array): void {
-  for (const p of indices) {
-    const i = p * 3;
+  for (let n = 0; n < indices.length; n++) {
+    const i = indices[n]! * 3;
     const r = toLinear(pixels[i]!), g = toLinear(pixels[i + 1]!), b = toLinear(pixels[i + 2]!);
     const fx = f((0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / WHITE_X);
     const fy = f(0.2126729 * r + 0.7151522 * g + 0.072175 * b);
@@ -37,8 +58,8 @@ export function rgbToLab(pixels: Float32Array, indices: Int32Array): void {
 
 /** Converts the pixels `indices` of a Lab float buffer back to RGB (0..255, unclamped), in place. */
 export function labToRgb(pixels: Float32Array, indices: Int32Array): void {
-  for (const p of indices) {
-    const i = p * 3;
+  for (let n = 0; n < indices.length; n++) {
+    const i = indices[n]! * 3;
     const fy = (pixels[i]! + 16) / 116;
     const x = WHITE_X * fInverse(fy + pixels[i + 1]! / 500);
     const y = fInverse(fy);

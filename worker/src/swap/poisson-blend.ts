@@ -17,30 +17,46 @@ const COARSE_ITERATIONS = 150;
  * on its 4-neighbours.
  */
 export function poissonBlend(g: Float32Array, t: Float32Array, region: Uint8Array, width: number, height: number): void {
-  const inside: number[] = [];
+  const pixels = regionPixels(region);
   const border = new Float32Array(width * height * 3);
-  for (let p = 0; p < region.length; p++) {
-    if (!region[p]) continue;
-    inside.push(p);
-    for (const q of [p - 1, p + 1, p - width, p + width]) {
-      if (region[q]) continue;
-      for (let k = 0; k < 3; k++) border[p * 3 + k]! += t[q * 3 + k]! - g[q * 3 + k]!;
-    }
+  for (let n = 0; n < pixels.length; n++) {
+    const p = pixels[n]!;
+    addOutside(border, p, p - 1, region, t, g);
+    addOutside(border, p, p + 1, region, t, g);
+    addOutside(border, p, p - width, region, t, g);
+    addOutside(border, p, p + width, region, t, g);
   }
-  const pixels = Int32Array.from(inside);
   const correction = coarseCorrection(g, t, region, width, height);
+  const row = width * 3;
   for (let iteration = 0; iteration < FINE_ITERATIONS; iteration++) {
-    for (const p of pixels) {
-      for (let k = 0; k < 3; k++) {
-        const i = p * 3 + k;
-        const sum = correction[i - 3]! + correction[i + 3]! + correction[i - width * 3]! + correction[i + width * 3]! + border[i]!;
+    for (let n = 0; n < pixels.length; n++) {
+      const end = pixels[n]! * 3 + 3;
+      for (let i = end - 3; i < end; i++) {
+        const sum = correction[i - 3]! + correction[i + 3]! + correction[i - row]! + correction[i + row]! + border[i]!;
         correction[i] = correction[i]! + FINE_OMEGA * (sum / 4 - correction[i]!);
       }
     }
   }
-  for (const p of pixels) {
-    for (let k = 0; k < 3; k++) g[p * 3 + k]! += correction[p * 3 + k]!;
+  for (let n = 0; n < pixels.length; n++) {
+    const i = pixels[n]! * 3;
+    g[i]! += correction[i]!;
+    g[i + 1]! += correction[i + 1]!;
+    g[i + 2]! += correction[i + 2]!;
   }
+}
+
+function regionPixels(region: Uint8Array): Int32Array {
+  let count = 0;
+  for (let p = 0; p < region.length; p++) count += region[p]!;
+  const out = new Int32Array(count);
+  for (let p = 0, n = 0; p < region.length; p++) if (region[p]) out[n++] = p;
+  return out;
+}
+
+/** Adds t - g at `q` to `border` at `p` when `q` lies outside the region (a fixed value). */
+function addOutside(border: Float32Array, p: number, q: number, region: Uint8Array, t: Float32Array, g: Float32Array): void {
+  if (region[q]) return;
+  for (let k = 0; k < 3; k++) border[p * 3 + k]! += t[q * 3 + k]! - g[q * 3 + k]!;
 }
 
 /**
@@ -67,17 +83,19 @@ function coarseCorrection(g: Float32Array, t: Float32Array, region: Uint8Array, 
       }
     }
   }
-  const unknown: number[] = [];
+  const unknown = new Int32Array(cw * ch);
+  let unknowns = 0;
   for (let cell = 0; cell < cw * ch; cell++) {
     if (fixedCount[cell]) for (let k = 0; k < 3; k++) value[cell * 3 + k]! /= fixedCount[cell]!;
-    else if (insideCount[cell]) unknown.push(cell);
+    else if (insideCount[cell]) unknown[unknowns++] = cell;
   }
   const omega = 2 / (1 + Math.sin(Math.PI / Math.max(cw, ch)));
+  const row = cw * 3;
   for (let iteration = 0; iteration < COARSE_ITERATIONS; iteration++) {
-    for (const cell of unknown) {
-      for (let k = 0; k < 3; k++) {
-        const i = cell * 3 + k;
-        const sum = value[i - 3]! + value[i + 3]! + value[i - cw * 3]! + value[i + cw * 3]!;
+    for (let n = 0; n < unknowns; n++) {
+      const end = unknown[n]! * 3 + 3;
+      for (let i = end - 3; i < end; i++) {
+        const sum = value[i - 3]! + value[i + 3]! + value[i - row]! + value[i + row]!;
         value[i] = value[i]! + omega * (sum / 4 - value[i]!);
       }
     }
@@ -102,16 +120,20 @@ function upsample(value: Float32Array, known: Uint8Array, cw: number, ch: number
       if (!region[p]) continue;
       const cx = Math.min(Math.max((x + 0.5) / scale - 0.5, 0), cw - 1);
       const x0 = Math.floor(cx), x1 = Math.min(x0 + 1, cw - 1), fx = cx - x0;
-      const cells = [y0 * cw + x0, y0 * cw + x1, y1 * cw + x0, y1 * cw + x1];
-      const weights = [(1 - fx) * (1 - fy), fx * (1 - fy), (1 - fx) * fy, fx * fy];
       let total = 0;
-      for (let n = 0; n < 4; n++) {
-        if (!known[cells[n]!]) continue;
-        total += weights[n]!;
-        for (let k = 0; k < 3; k++) out[p * 3 + k]! += weights[n]! * value[cells[n]! * 3 + k]!;
-      }
+      total += addWeighted(out, p, value, known, y0 * cw + x0, (1 - fx) * (1 - fy));
+      total += addWeighted(out, p, value, known, y0 * cw + x1, fx * (1 - fy));
+      total += addWeighted(out, p, value, known, y1 * cw + x0, (1 - fx) * fy);
+      total += addWeighted(out, p, value, known, y1 * cw + x1, fx * fy);
       if (total > 0) for (let k = 0; k < 3; k++) out[p * 3 + k]! /= total;
     }
   }
   return out;
+}
+
+/** Adds `weight` times the cell's value to pixel `p` of `out` if the cell holds one; returns the weight used. */
+function addWeighted(out: Float32Array, p: number, value: Float32Array, known: Uint8Array, cell: number, weight: number): number {
+  if (!known[cell]) return 0;
+  for (let k = 0; k < 3; k++) out[p * 3 + k]! += weight * value[cell * 3 + k]!;
+  return weight;
 }

@@ -39,14 +39,18 @@ export interface SwapImageResult {
 export async function swapImage(input: SwapImageInput): Promise<SwapImageResult> {
   const progress = input.onProgress ?? (() => undefined);
   progress(0);
+  // Sources are decoded (on sharp's threads) while the target is analysed; target errors are
+  // still the ones reported first.
+  const loading = input.mappings.map((mapping) => loadSource(mapping.source));
+  for (const pending of loading) pending.catch(() => undefined);
   const target = await decodeImage(input.target);
   const faces = await detectFaces(target);
   const picked = input.mappings.map((mapping) => pickTargetFace(faces, mapping.targetFaceIndex));
   progress(30);
   const topology = await meshTopology();
   const sources: PreparedSource[] = [];
-  for (const mapping of input.mappings) {
-    sources.push(await loadSource(mapping.source));
+  for (const pending of loading) {
+    sources.push(await pending);
     progress(30 + Math.round((30 * sources.length) / input.mappings.length));
   }
   input.mappings.forEach((mapping, i) => {

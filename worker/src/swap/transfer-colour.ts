@@ -17,9 +17,9 @@ export function transferColour(warped: Float32Array, target: Float32Array, sampl
   const from = channelStats(warped, sample);
   const to = channelStats(targetLab, sample);
   const scale = [0, 1, 2].map((k) => clamp(to.spread[k]! / Math.max(from.spread[k]!, 1e-3), MIN_SPREAD_RATIO, MAX_SPREAD_RATIO));
-  for (const p of apply) {
+  for (let n = 0; n < apply.length; n++) {
     for (let k = 0; k < 3; k++) {
-      const i = p * 3 + k;
+      const i = apply[n]! * 3 + k;
       warped[i] = (warped[i]! - from.mean[k]!) * scale[k]! + to.mean[k]!;
     }
   }
@@ -27,18 +27,20 @@ export function transferColour(warped: Float32Array, target: Float32Array, sampl
 }
 
 function channelStats(pixels: Float32Array, indices: Int32Array): { mean: number[]; spread: number[] } {
-  const sum = [0, 0, 0];
-  const squares = [0, 0, 0];
-  for (const p of indices) {
-    for (let k = 0; k < 3; k++) {
-      const v = pixels[p * 3 + k]!;
-      sum[k]! += v;
-      squares[k]! += v * v;
-    }
+  let s0 = 0, s1 = 0, s2 = 0, q0 = 0, q1 = 0, q2 = 0;
+  for (let n = 0; n < indices.length; n++) {
+    const i = indices[n]! * 3;
+    const v0 = pixels[i]!, v1 = pixels[i + 1]!, v2 = pixels[i + 2]!;
+    s0 += v0;
+    s1 += v1;
+    s2 += v2;
+    q0 += v0 * v0;
+    q1 += v1 * v1;
+    q2 += v2 * v2;
   }
   const n = indices.length;
-  const mean = sum.map((s) => s / n);
-  const spread = squares.map((s, k) => Math.sqrt(Math.max(0, s / n - mean[k]! ** 2)));
+  const mean = [s0 / n, s1 / n, s2 / n];
+  const spread = [q0, q1, q2].map((q, k) => Math.sqrt(Math.max(0, q / n - mean[k]! ** 2)));
   return { mean, spread };
 }
 
