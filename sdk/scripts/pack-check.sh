@@ -4,16 +4,8 @@
 # type declarations all work without the private @doppel/contract package.
 set -euo pipefail
 
-sdk_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$(dirname "${BASH_SOURCE[0]}")/packed.sh"
 tsc="$sdk_dir/../node_modules/.bin/tsc"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-started=$SECONDS
-
-cd "$sdk_dir"
-pnpm run --silent build >/dev/null
-pnpm pack --pack-destination "$work" >/dev/null
-tarball="$(ls "$work"/doppel-sdk-*.tgz)"
 
 runtime_deps="$(tar -xOzf "$tarball" package/package.json |
   node -e 'const p = JSON.parse(require("fs").readFileSync(0, "utf8")); console.log(Object.keys({ ...p.dependencies, ...p.peerDependencies }).join(" "))')"
@@ -33,10 +25,7 @@ if grep -lE '(from |require\()"node:crypto"' "${web_files[@]}"; then
   exit 1
 fi
 
-mkdir "$work/consumer"
-cd "$work/consumer"
-echo '{ "name": "consumer", "private": true }' >package.json
-npm install --silent --no-audit --no-fund "$tarball" >/dev/null
+install_consumer
 
 cat >check.mjs <<'JS'
 import { Doppel, generateTestSignatureHeader, verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '@doppel/sdk';

@@ -18,20 +18,9 @@ for name in DOPPEL_BASE_URL DOPPEL_API_KEY SOURCE_URL TARGET_URL; do
   fi
 done
 
-sdk_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-started=$SECONDS
+source "$(dirname "${BASH_SOURCE[0]}")/packed.sh"
 
-cd "$sdk_dir"
-pnpm run --silent build >/dev/null
-pnpm pack --pack-destination "$work" >/dev/null
-tarball="$(ls "$work"/doppel-sdk-*.tgz)"
-
-mkdir "$work/consumer"
-cd "$work/consumer"
-echo '{ "name": "consumer", "private": true }' >package.json
-npm install --silent --no-audit --no-fund "$tarball" >/dev/null
+install_consumer
 
 # Polls every second instead of the SDK's 5 s default, to keep the run short; the service's own
 # long wait (`wait: true`) is left to swaps.create and is not used here.
