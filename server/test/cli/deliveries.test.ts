@@ -6,25 +6,19 @@ import { createUser } from '../../src/accounts/users';
 import { KeyVault } from '../../src/auth/key-vault';
 import type { SwapRow } from '../../src/db/schema';
 import { newId } from '../../src/ids';
-import { createFetchGuard, type FetchGuard } from '../../src/media/fetch-guard';
 import { queues, startBoss } from '../../src/queue/boss';
 import { insertSwap } from '../../src/tasks/swaps';
 import { deliverWebhook } from '../../src/webhooks/deliver';
 import { enqueueWebhookEvent } from '../../src/webhooks/events';
 import type { WebhookJob } from '../../src/webhooks/job';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { startDohServer, type DohServer } from '../support/doh-server';
-import { startMediaServer, type MediaServer } from '../support/media-server';
-import { createTestCa } from '../support/test-ca';
+import { startReceiverWorld, type ReceiverWorld } from '../support/webhook-receiver';
 import { cliFor, newMasterKey } from './support/run-cli';
 
-const RECEIVER_HOST = 'hooks.receiver.test';
 
 let t: TestDatabase;
 let boss: PgBoss;
-let receiver: MediaServer;
-let doh: DohServer;
-let guard: FetchGuard;
+let hooks: ReceiverWorld;
 let key: IssuedKey;
 let doppel: ReturnType<typeof cliFor>;
 const masterKey = newMasterKey();
@@ -38,13 +32,9 @@ const dropConnection = (res: ServerResponse) => res.socket?.destroy();
 beforeAll(async () => {
   t = await createTestDatabase();
   doppel = cliFor(t.url, masterKey);
-  const ca = await createTestCa();
-  receiver = await startMediaServer({
-    routes: { '/hook': (_req: IncomingMessage, res: ServerResponse) => (answers.shift() ?? answerWith(200))(res) },
-    names: [RECEIVER_HOST],
+  hooks = await startReceiverWorld({
+    '/hook': (_req: IncomingMessage, res: ServerResponse) => (answers.shift() ?? answerWith(200))(res),
   });
-  doh = await startDohServer({ answers: { [RECEIVER_HOST]: { addresses: ['127.0.0.1'] } } });
-  guard = createFetchGuard({ allowPrivateCidrs: ['127.0.0.0/8'], dohResolvers: [doh.url], ca: ca.certPem });
   boss = await startBoss(t.url, (error) => {
     throw error;
   });
@@ -54,8 +44,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await boss?.stop({ graceful: false });
-  await receiver?.close();
-  await doh?.close();
+  await hooks?.close();
   await t?.close();
 });
 
@@ -80,7 +69,7 @@ async function insertProcessingSwap(webhookUrl: string | null): Promise<SwapRow>
 
 /** A swap that finished done, with its event stored and its first attempt queued, as the swap job does it. */
 async function finishedSwapWithEvent(): Promise<{ swapId: string; eventId: string }> {
-  const swap = await insertProcessingSwap(receiver.url(RECEIVER_HOST, '/hook'));
+  const swap = await insertProcessingSwap(hooks.url('/hook'));
   return t.db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('swaps')
@@ -93,7 +82,7 @@ async function finishedSwapWithEvent(): Promise<{ swapId: string; eventId: strin
 }
 
 /** One attempt, run as a webhook worker would run the job. */
-const attempt = (job: WebhookJob) => deliverWebhook(boss, { db: t.db, vault, guard }, job);
+const attempt = (job: WebhookJob) => deliverWebhook(boss, { db: t.db, vault, guard: hooks.guard }, job);
 
 const webhookJobs = (eventId: string) => boss.findJobs<WebhookJob>(queues.webhook.name, { data: { eventId } });
 
@@ -110,7 +99,7 @@ describe('doppel deliveries list', () => {
     const time = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`;
     expect(lines[0]).toBe(`event         ${eventId}  swap.completed`);
     expect(lines[1]).toBe('status        pending');
-    expect(lines[2]).toBe(`url           ${receiver.url(RECEIVER_HOST, '/hook')}`);
+    expect(lines[2]).toBe(`url           ${hooks.url('/hook')}`);
     expect(lines[3]).toMatch(new RegExp(`^created       ${time}$`));
     // Two attempts failed, so the schedule has the third one waiting.
     expect(lines[4]).toMatch(new RegExp(`^next attempt  ${time}$`));
@@ -136,7 +125,7 @@ describe('doppel deliveries list', () => {
           id: eventId,
           event: 'swap.completed',
           status: 'pending',
-          url: receiver.url(RECEIVER_HOST, '/hook'),
+          url: hooks.url('/hook'),
           created_at: iso,
           next_attempt_at: iso,
           completed_at: null,
@@ -172,7 +161,7 @@ describe('doppel deliveries redeliver', () => {
     await attempt({ eventId, step: 0 });
 
     const run = await doppel('deliveries', 'redeliver', eventId);
-    const url = receiver.url(RECEIVER_HOST, '/hook');
+    const url = hooks.url('/hook');
     expect(run).toEqual({
       exitCode: 0,
       stdout:
@@ -198,7 +187,7 @@ describe('doppel deliveries redeliver', () => {
     const run = await doppel('deliveries', 'redeliver', eventId, '--json');
     expect(run).toMatchObject({ exitCode: 0, stderr: '' });
     expect(JSON.parse(run.stdout)).toEqual({
-      queued: { event_id: eventId, swap_id: swapId, event: 'swap.completed', url: receiver.url(RECEIVER_HOST, '/hook') },
+      queued: { event_id: eventId, swap_id: swapId, event: 'swap.completed', url: hooks.url('/hook') },
     });
   });
 

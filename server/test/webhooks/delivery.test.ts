@@ -13,7 +13,6 @@ import { createUser } from '../../src/accounts/users';
 import { KeyVault } from '../../src/auth/key-vault';
 import type { SwapRow, SwapUpdate } from '../../src/db/schema';
 import { newId } from '../../src/ids';
-import { createFetchGuard } from '../../src/media/fetch-guard';
 import { queues, startBoss } from '../../src/queue/boss';
 import { toPublicSwap } from '../../src/tasks/public-swap';
 import { insertSwap } from '../../src/tasks/swaps';
@@ -22,20 +21,17 @@ import { enqueueWebhookEvent, webhookEventFor } from '../../src/webhooks/events'
 import { registerWebhookWorker } from '../../src/webhooks/worker';
 import { verifyWebhook } from '../../../sdk/src/index';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { startDohServer, type DohServer } from '../support/doh-server';
-import { redirectTo, startMediaServer, type MediaRoute, type MediaServer, type RecordedRequest } from '../support/media-server';
-import { createTestCa } from '../support/test-ca';
+import { redirectTo, type MediaRoute, type RecordedRequest } from '../support/media-server';
+import { startReceiverWorld, type ReceiverWorld } from '../support/webhook-receiver';
 import { verifyingReceiver } from './receiver';
 
-const RECEIVER_HOST = 'hooks.receiver.test';
 /** The documented schedule, shortened: four attempts 100 ms apart (plus jitter and polling). */
 const TEST_RETRY_DELAYS_MS = [100, 100, 100];
 const MAX_ATTEMPTS = TEST_RETRY_DELAYS_MS.length + 1;
 
 let database: TestDatabase;
 let boss: PgBoss;
-let receiver: MediaServer;
-let doh: DohServer;
+let hooks: ReceiverWorld;
 let key: IssuedKey;
 const vault = new KeyVault(randomBytes(32));
 const bossErrors: Error[] = [];
@@ -44,16 +40,11 @@ const routes: Record<string, MediaRoute> = {};
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const ca = await createTestCa();
-  receiver = await startMediaServer({ routes, names: [RECEIVER_HOST] });
-  doh = await startDohServer({
-    answers: { [RECEIVER_HOST]: { addresses: ['127.0.0.1'] }, 'internal.receiver.test': { addresses: ['10.0.0.7'] } },
-  });
-  const guard = createFetchGuard({ allowPrivateCidrs: ['127.0.0.0/8'], dohResolvers: [doh.url], ca: ca.certPem });
+  hooks = await startReceiverWorld(routes, { 'internal.receiver.test': { addresses: ['10.0.0.7'] } });
   boss = await startBoss(database.url, (error) => bossErrors.push(error));
   await registerWebhookWorker(
     boss,
-    { db: database.db, vault, guard, retryDelaysMs: TEST_RETRY_DELAYS_MS },
+    { db: database.db, vault, guard: hooks.guard, retryDelaysMs: TEST_RETRY_DELAYS_MS },
     { pollingIntervalSeconds: 0.5 },
   );
   const user = await createUser(database.db, { email: 'hooks@example.com' });
@@ -62,8 +53,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await boss?.stop({ graceful: false });
-  await receiver?.close();
-  await doh?.close();
+  await hooks?.close();
   await database?.close();
 });
 
@@ -80,11 +70,11 @@ afterEach(async () => {
 /** A receiver path for one test, answering with `route`. */
 function receiverUrl(path: string, route: MediaRoute): string {
   routes[path] = route;
-  return receiver.url(RECEIVER_HOST, path);
+  return hooks.url(path);
 }
 
 function requestsTo(path: string): RecordedRequest[] {
-  return receiver.requests.filter((r) => r.path === path);
+  return hooks.receiver.requests.filter((r) => r.path === path);
 }
 
 async function createSwap(webhookUrl: string | null, apiKeyId = key.id): Promise<SwapRow> {
@@ -268,7 +258,7 @@ describe('webhook retries', () => {
   });
 
   it('records a receiver the fetch guard refuses as attempts without a status', async () => {
-    const swap = await createSwap(`https://internal.receiver.test:${receiver.port}/hook`);
+    const swap = await createSwap(`https://internal.receiver.test:${hooks.receiver.port}/hook`);
     await finishSwap(swap, 'done');
 
     const delivery = await settled(swap.id, 'failed', MAX_ATTEMPTS);
