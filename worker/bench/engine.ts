@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';
+import { nearestFace } from '../src/animation/face-motion';
 import { decodeImage } from '../src/faces/decode-image';
 import { detectFaces } from '../src/faces/detect-faces';
 import { faceDistance } from '../src/faces/face-distance';
@@ -62,10 +63,12 @@ async function swapOnce(targetBytes: Buffer, sourceBytes: Buffer): Promise<{ tim
 async function identityMargin(targetBytes: Buffer, sourceBytes: Buffer, resultBytes: Buffer): Promise<number> {
   const describe = async (bytes: Buffer) => detectFaces(await decodeImage(bytes), { descriptors: true });
   const [before, source, after] = await Promise.all([describe(targetBytes), describe(sourceBytes), describe(resultBytes)]);
-  const at = largestIndex(before.map((f) => f.box));
-  const swapped = after[largestIndex(after.map((f) => f.box))]!.descriptor!;
+  const original = before[largestIndex(before.map((f) => f.box))]!;
+  // The swapped face is found where the replaced one was: its new box may no longer be the largest.
+  const swapped = nearestFace(original, after);
+  if (!swapped) throw new Error('no face found where the swapped face should be');
   const sourceFace = source[largestIndex(source.map((f) => f.box))]!.descriptor!;
-  return faceDistance(swapped, before[at]!.descriptor!) - faceDistance(swapped, sourceFace);
+  return faceDistance(swapped.descriptor!, original.descriptor!) - faceDistance(swapped.descriptor!, sourceFace);
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -66,7 +66,6 @@ export function interpolateFace(a: Face, b: Face, t: number): Face {
     index: a.index,
     box: { x, y, width: right - x, height: bottom - y },
     mesh: lerpPoints(a.mesh, b.mesh, t),
-    eyes: [lerpPoints(a.eyes[0], b.eyes[0], t), lerpPoints(a.eyes[1], b.eyes[1], t)],
     score: Math.min(a.score, b.score),
     descriptor: null,
   };

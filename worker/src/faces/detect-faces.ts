@@ -1,4 +1,4 @@
-import type { FaceResult, Point } from '@vladmandic/human';
+import type { FaceResult } from '@vladmandic/human';
 import { initTf } from '../tf/backend';
 import type { RgbImage } from './decode-image';
 import { compareFaceBoxes, isLargeEnough, type Box } from './face-order';
@@ -15,8 +15,6 @@ export interface Face {
   box: Box;
   /** The 468 mesh points as x, y pairs in image pixels (may fall outside a cut-off face). */
   mesh: Float32Array;
-  /** Lid-margin polygons of both eyes (x, y pairs): the visible eyeball lies inside. */
-  eyes: [Float32Array, Float32Array];
   /** Confidence of the mesh, 0..1. */
   score: number;
   /** faceres identity descriptor, when asked for. */
@@ -67,20 +65,13 @@ function toFace(result: FaceResult, image: RgbImage): Face {
     mesh[i * 2] = point[0];
     mesh[i * 2 + 1] = point[1];
   }
-  const { annotations: a } = result;
   return {
     index: -1,
     box: meshBox(mesh, image),
     mesh,
-    // Lower lid from corner to corner, then the upper lid back: one closed outline per eye.
-    eyes: [polygon([...a.rightEyeLower0, ...[...a.rightEyeUpper0].reverse()]), polygon([...a.leftEyeLower0, ...[...a.leftEyeUpper0].reverse()])],
     score: result.score,
     descriptor: result.embedding?.length ? Float32Array.from(result.embedding) : null,
   };
-}
-
-function polygon(points: Point[]): Float32Array {
-  return Float32Array.from(points.flatMap((point) => [point[0], point[1]]));
 }
 
 function meshBox(mesh: Float32Array, image: RgbImage): Box {

@@ -1,6 +1,6 @@
 /**
  * Opacity of the swapped face: 0 outside `inside`, rising to 1 over `width` pixels measured
- * inwards from the region's edge (the face outline, and the eyes and mouth kept from the target),
+ * inwards from the region's edge (the face outline, and the mouth interior kept from the target),
  * so no hard seam is left where the new face meets the original pixels. Distances come from a
  * two-pass 3-4 chamfer transform over the box.
  */

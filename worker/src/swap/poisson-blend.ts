@@ -5,6 +5,8 @@ const FINE_OMEGA = 1.8;
  * start that is already right at low frequencies, where plain SOR converges slowly. */
 const COARSE_CELLS = 48;
 const COARSE_ITERATIONS = 150;
+/** How far (levels per channel) a border pixel's difference may stray from the border's median. */
+const BORDER_SPREAD = 30;
 
 /**
  * Gradient-domain (Poisson) blending over one box. Finds f inside `region` with the Laplacian of
@@ -13,20 +15,24 @@ const COARSE_ITERATIONS = 150;
  *
  * It solves for the correction c = f - g, which is harmonic inside the region and equals t - g on
  * its border: first on a coarse grid, then refined by `FINE_ITERATIONS` SOR sweeps at full
- * resolution. `region` must not touch the box's edge, and `g` must be defined on the region and
- * on its 4-neighbours.
+ * resolution. Border differences are first held within `BORDER_SPREAD` of their median: a strand
+ * of hair or a hand across the face's edge would otherwise bleed its colour deep into the face,
+ * while the lighting difference between the two faces (the median) is still fully corrected.
+ * `region` must not touch the box's edge, and `g` must be defined on the region and on its
+ * 4-neighbours.
  */
 export function poissonBlend(g: Float32Array, t: Float32Array, region: Uint8Array, width: number, height: number): void {
   const pixels = regionPixels(region);
+  const fixed = borderDifferences(g, t, region, width, height);
   const border = new Float32Array(width * height * 3);
   for (let n = 0; n < pixels.length; n++) {
     const p = pixels[n]!;
-    addOutside(border, p, p - 1, region, t, g);
-    addOutside(border, p, p + 1, region, t, g);
-    addOutside(border, p, p - width, region, t, g);
-    addOutside(border, p, p + width, region, t, g);
+    addOutside(border, p, p - 1, region, fixed);
+    addOutside(border, p, p + 1, region, fixed);
+    addOutside(border, p, p - width, region, fixed);
+    addOutside(border, p, p + width, region, fixed);
   }
-  const correction = coarseCorrection(g, t, region, width, height);
+  const correction = coarseCorrection(fixed, region, width, height);
   const row = width * 3;
   for (let iteration = 0; iteration < FINE_ITERATIONS; iteration++) {
     for (let n = 0; n < pixels.length; n++) {
@@ -53,18 +59,40 @@ function regionPixels(region: Uint8Array): Int32Array {
   return out;
 }
 
-/** Adds t - g at `q` to `border` at `p` when `q` lies outside the region (a fixed value). */
-function addOutside(border: Float32Array, p: number, q: number, region: Uint8Array, t: Float32Array, g: Float32Array): void {
+/**
+ * t - g on the region's border (the pixels outside it with a 4-neighbour inside), each channel
+ * held within `BORDER_SPREAD` of that channel's median over the border; 0 elsewhere.
+ */
+function borderDifferences(g: Float32Array, t: Float32Array, region: Uint8Array, width: number, height: number): Float32Array {
+  const out = new Float32Array(width * height * 3);
+  const border: number[] = [];
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const p = y * width + x;
+      if (!region[p] && isBorder(region, p, x, y, width, height)) border.push(p);
+    }
+  }
+  const values = new Float32Array(border.length);
+  for (let k = 0; k < 3; k++) {
+    border.forEach((p, n) => (values[n] = t[p * 3 + k]! - g[p * 3 + k]!));
+    const median = values.slice().sort()[border.length >> 1] ?? 0;
+    border.forEach((p, n) => (out[p * 3 + k] = Math.min(median + BORDER_SPREAD, Math.max(median - BORDER_SPREAD, values[n]!))));
+  }
+  return out;
+}
+
+/** Adds the fixed difference at `q` to `border` at `p` when `q` lies outside the region. */
+function addOutside(border: Float32Array, p: number, q: number, region: Uint8Array, fixed: Float32Array): void {
   if (region[q]) return;
-  for (let k = 0; k < 3; k++) border[p * 3 + k]! += t[q * 3 + k]! - g[q * 3 + k]!;
+  for (let k = 0; k < 3; k++) border[p * 3 + k]! += fixed[q * 3 + k]!;
 }
 
 /**
  * The correction solved on cells of `scale` x `scale` pixels: cells holding border pixels are
- * fixed to the mean of t - g there, cells wholly inside the region are unknowns. The result is
+ * fixed to the mean of their fixed differences, cells wholly inside the region are unknowns. The result is
  * interpolated back to the region's pixels (0 elsewhere).
  */
-function coarseCorrection(g: Float32Array, t: Float32Array, region: Uint8Array, width: number, height: number): Float32Array {
+function coarseCorrection(fixed: Float32Array, region: Uint8Array, width: number, height: number): Float32Array {
   const scale = Math.max(2, Math.ceil(Math.max(width, height) / COARSE_CELLS));
   const cw = Math.ceil(width / scale);
   const ch = Math.ceil(height / scale);
@@ -79,7 +107,7 @@ function coarseCorrection(g: Float32Array, t: Float32Array, region: Uint8Array, 
         insideCount[cell]!++;
       } else if (isBorder(region, p, x, y, width, height)) {
         fixedCount[cell]!++;
-        for (let k = 0; k < 3; k++) value[cell * 3 + k]! += t[p * 3 + k]! - g[p * 3 + k]!;
+        for (let k = 0; k < 3; k++) value[cell * 3 + k]! += fixed[p * 3 + k]!;
       }
     }
   }

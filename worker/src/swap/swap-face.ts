@@ -5,7 +5,6 @@ import { meshTurn } from '../faces/mesh-mirror';
 import { blendFaceShape } from './face-shape';
 import { enhanceFace } from './enhance-face';
 import { featherMask } from './feather-mask';
-import { fillPolygon } from './fill-polygon';
 import { poissonBlend } from './poisson-blend';
 import type { PreparedSource } from './prepared-source';
 import { transferColour } from './transfer-colour';
@@ -33,9 +32,9 @@ const FEATHER_FRACTION = 0.04;
  *
  * Steps: pick the source as photographed or mirrored, whichever is turned more like the target;
  * give the target's mesh the source's inner proportions; warp the source onto that mesh, triangle
- * by triangle; keep the target's eyes (lid openings) and mouth interior (a hole in the
- * triangulation); match colour in Lab; Poisson-blend into the target; mix with a feathered mask;
- * optionally enhance.
+ * by triangle, eyes included (they carry much of the identity; the source's eyes land in the
+ * target's lid outline); keep the target's mouth interior (a hole in the triangulation); match
+ * colour in Lab; Poisson-blend into the target; mix with a feathered mask; optionally enhance.
  */
 export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSource, options: SwapFaceOptions): void {
   const box = target.box;
@@ -47,9 +46,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   const texture = Math.abs(source.mirrored.turn - turn) < Math.abs(source.face.turn - turn) ? source.mirrored : source.face;
   const shape = blendFaceShape(target.mesh, texture.mesh, topology.rings, SHAPE_STRENGTH);
   const warped = warpFace(texture, shape, box, topology.triangles);
-  const eyes = new Uint8Array(width * height);
-  for (const eye of target.eyes) fillPolygon(eyes, box, eye, 1);
-  const region = blendRegion(warped.covered, eyes, width, height);
+  const region = blendRegion(warped.covered, width, height);
   const original = readBox(frame, box);
   step('warp');
   transferColour(warped.rgb, original, indicesOf(region), indicesOf(warped.covered));
@@ -75,14 +72,14 @@ function stepTimer(timings: Record<SwapStep, number> | undefined): (name: SwapSt
 
 /**
  * The pixels the new face replaces: painted by the warp together with their four neighbours (so
- * the blend's gradients are defined), not inside an eye, and not on the box's edge.
+ * the blend's gradients are defined), and not on the box's edge.
  */
-function blendRegion(covered: Uint8Array, eyes: Uint8Array, width: number, height: number): Uint8Array {
+function blendRegion(covered: Uint8Array, width: number, height: number): Uint8Array {
   const region = new Uint8Array(width * height);
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
       const p = y * width + x;
-      region[p] = covered[p]! & covered[p - 1]! & covered[p + 1]! & covered[p - width]! & covered[p + width]! & (eyes[p]! ^ 1);
+      region[p] = covered[p]! & covered[p - 1]! & covered[p + 1]! & covered[p - width]! & covered[p + width]!;
     }
   }
   return region;

@@ -1,8 +1,13 @@
 import { labToRgb, rgbToLab } from './lab-colour';
 
-/** Bounds on the contrast change, so a flat or noisy patch cannot blow the face's texture up. */
-const MIN_SPREAD_RATIO = 0.6;
-const MAX_SPREAD_RATIO = 1.6;
+/**
+ * Bounds on the contrast change. The source's contrast is its skin texture and the depth of its
+ * features, which carry identity: matching the target's spread fully erased too much of it (the
+ * identity margins of the demo cross-swap dropped), and a flat or noisy patch cannot blow the
+ * face's texture up either.
+ */
+const MIN_SPREAD_RATIO = 0.8;
+const MAX_SPREAD_RATIO = 1.25;
 
 /**
  * Reinhard colour transfer in Lab: shifts and scales each channel of the warped source so that
