@@ -32,7 +32,7 @@ function changedOutside(before: DecodedImage, after: DecodedImage, boxes: Box[])
   return changed;
 }
 
-/** A demo photo with its faces (and their descriptors) as the engine finds them. */
+/** A demo photo and its largest face (with its descriptor) as the engine finds it. */
 interface Analysed {
   bytes: Buffer;
   largest: Face;
