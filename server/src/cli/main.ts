@@ -8,7 +8,7 @@ import { creditsGrant, creditsShow } from './commands/credits';
 import { deliveriesList, deliveriesRedeliver } from './commands/deliveries';
 import { keysCreate, keysList, keysRevoke } from './commands/keys';
 import { migrate } from './commands/migrate';
-import { usersCreate } from './commands/users';
+import { usersCreate, usersShow } from './commands/users';
 import { CliError, UsageError, failureLine } from './errors';
 import { render } from './output';
 import { commandUsage, groupUsage, overallUsage } from './usage';
@@ -16,6 +16,7 @@ import { commandUsage, groupUsage, overallUsage } from './usage';
 /** In the order the usage text lists them. */
 const commands: readonly Command[] = [
   usersCreate,
+  usersShow,
   keysCreate,
   keysList,
   keysRevoke,

@@ -6,6 +6,7 @@ const doppel = cliFor('postgres://nobody@127.0.0.1:1/none');
 
 const commandLines = [
   'users create --email EMAIL [--tier TIER] [--credits N]',
+  'users show --email EMAIL',
   'keys create --user USER_ID',
   'keys list --user USER_ID',
   'keys revoke KEY_PREFIX_OR_ID',

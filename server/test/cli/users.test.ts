@@ -67,3 +67,28 @@ describe('doppel users create', () => {
     });
   }
 });
+
+describe('doppel users show', () => {
+  it('finds a user by email and prints it as users create did, credits included', async () => {
+    const created = JSON.parse((await doppel('users', 'create', '--email', 'lost@example.com', '--credits', '40', '--json')).stdout);
+    const json = await doppel('users', 'show', '--email', 'lost@example.com', '--json');
+    expect(json).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(JSON.parse(json.stdout)).toEqual(created);
+
+    const text = await doppel('users', 'show', '--email', 'lost@example.com');
+    expect(text).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(text.stdout.split('\n')[0]).toBe(`id                    ${created.id}`);
+    expect(text.stdout).toContain('credits permanent     40\n');
+  });
+
+  it('fails with exit code 1 for an email no user has, matching the email exactly', async () => {
+    await doppel('users', 'create', '--email', 'exact@example.com');
+    const run = await doppel('users', 'show', '--email', 'Exact@example.com');
+    expect(run).toEqual({ exitCode: 1, stdout: '', stderr: 'doppel: no user with email Exact@example.com\n' });
+  });
+
+  it('rejects a malformed email as bad usage', async () => {
+    const run = await doppel('users', 'show', '--email', 'nobody');
+    expect(run).toEqual({ exitCode: 2, stdout: '', stderr: "doppel: --email must look like name@example.com, got 'nobody'; see 'doppel users show --help'\n" });
+  });
+});

@@ -1,7 +1,8 @@
-import { getBalances, grantCredits } from '../../accounts/credits';
-import { createUser } from '../../accounts/users';
+import { getBalances, grantCredits, type Balances } from '../../accounts/credits';
+import { createUser, findUserByEmail } from '../../accounts/users';
+import type { UserRow } from '../../db/schema';
 import { requireOption } from '../arguments';
-import type { Command } from '../command';
+import type { Command, Result } from '../command';
 import { CliError } from '../errors';
 import { balanceFields, fields, timestamp } from '../output';
 import { parseAmount, parseEmail, parseTier } from '../validate';
@@ -23,23 +24,43 @@ export const usersCreate: Command = {
       // Not one transaction with the user row: the amount is validated above, so the grant can only
       // fail if the database goes away in between, and then the operator sees the error and the id.
       const balances = credits ? await grantCredits(db, user.id, 'permanent', credits) : await getBalances(db, user.id);
-      return {
-        json: {
-          id: user.id,
-          email: user.email,
-          subscription_tier: user.subscription_tier,
-          email_verified: user.email_verified,
-          created_at: user.created_at,
-          credits: balances,
-        },
-        text: fields([
-          ['id', user.id],
-          ['email', user.email],
-          ['tier', user.subscription_tier],
-          ['created', timestamp(user.created_at)],
-          ...balanceFields(balances).map(([bucket, amount]): [string, number] => [`credits ${bucket}`, amount]),
-        ]),
-      };
+      return userResult(user, balances);
     };
   },
 };
+
+export const usersShow: Command = {
+  name: 'users show',
+  synopsis: '--email EMAIL',
+  summary: "Show a user's id, tier and credits, found by the exact email it was created with",
+  options: ['email'],
+  prepare(args) {
+    const email = parseEmail(requireOption(args, 'email'));
+    return async ({ db }) => {
+      const user = await findUserByEmail(db, email);
+      if (!user) throw new CliError(`no user with email ${email}`);
+      return userResult(user, await getBalances(db, user.id));
+    };
+  },
+};
+
+/** A user as `users create` and `users show` print it: the id first, then tier and credits. */
+function userResult(user: UserRow, balances: Balances): Result {
+  return {
+    json: {
+      id: user.id,
+      email: user.email,
+      subscription_tier: user.subscription_tier,
+      email_verified: user.email_verified,
+      created_at: user.created_at,
+      credits: balances,
+    },
+    text: fields([
+      ['id', user.id],
+      ['email', user.email],
+      ['tier', user.subscription_tier],
+      ['created', timestamp(user.created_at)],
+      ...balanceFields(balances).map(([bucket, amount]): [string, number] => [`credits ${bucket}`, amount]),
+    ]),
+  };
+}
