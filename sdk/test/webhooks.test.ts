@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
   generateTestSignatureHeader,
@@ -8,6 +10,7 @@ import {
   type VerifyWebhookOptions,
   type WebhookPayload,
   type WebhookVerificationFailure,
+  WEBHOOK_SIGNATURE_HEADER,
 } from '../src';
 import { swap } from './helpers/fixtures';
 
@@ -19,14 +22,22 @@ const payload: WebhookPayload = {
 };
 const body = JSON.stringify(payload);
 
-/** The signature exactly as spec section 6 defines it, computed independently of the SDK. */
-function specSignature(t: number, rawBody: string, key = apiKey): string {
+/**
+ * The signature exactly as spec section 6 defines it, computed independently of the SDK. `t` is
+ * signed as written, so a string keeps leading zeros.
+ */
+function specSignature(t: number | string, rawBody: string, key = apiKey): string {
   return createHmac('sha256', key).update(`${t}.${rawBody}`).digest('hex');
+}
+
+/** A correctly signed header for `body`, with `t` written exactly so. */
+function signedHeader(t: number | string): string {
+  return `t=${t},v1=${specSignature(t, body)}`;
 }
 
 type Verify = (
   rawBody: string | Uint8Array,
-  header: string | null | undefined,
+  header: string | string[] | null | undefined,
   key: string,
   options?: VerifyWebhookOptions,
 ) => Promise<WebhookPayload>;
@@ -118,24 +129,62 @@ describe.each([
     ).toBe('timestamp_too_old');
   });
 
+  // Where a digest is given it is the right one, so the format alone decides.
   it.each([
-    ['missing', undefined],
-    ['null', null],
-    ['empty', ''],
-    ['garbage', 'sha256=abcdef'],
+    ['that is missing', undefined],
+    ['that is null', null],
+    ['that is empty', ''],
+    ['of another scheme altogether', `sha256=${specSignature(now, body)}`],
     ['without t', `v1=${specSignature(now, body)}`],
     ['without v1', `t=${now}`],
     ['with a non-numeric t', `t=yesterday,v1=${specSignature(now, body)}`],
+    ['with a plus sign before t', `t=+${now},v1=${specSignature(`+${now}`, body)}`],
+    ['with a fractional t', `t=${now}.5,v1=${specSignature(`${now}.5`, body)}`],
     ['with a non-hex v1', `t=${now},v1=not-hex`],
     ['with two t', `t=${now},t=${now},v1=${specSignature(now, body)}`],
-  ])('rejects a header %s as malformed', async (_case, badHeader) => {
+    ['with its parts in reverse order', `v1=${specSignature(now, body)},t=${now}`],
+    ['with a space after the comma', `t=${now}, v1=${specSignature(now, body)}`],
+    ['with spaces around a key and a value', `t = ${now},v1=${specSignature(now, body)}`],
+    ['with leading whitespace', ` t=${now},v1=${specSignature(now, body)}`],
+    ['with trailing whitespace', `t=${now},v1=${specSignature(now, body)} `],
+    ['with a trailing newline', `t=${now},v1=${specSignature(now, body)}\n`],
+    ['with upper-case hex', `t=${now},v1=${specSignature(now, body).toUpperCase()}`],
+    ['with an unknown scheme after v1', `t=${now},v1=${specSignature(now, body)},v0=abc`],
+    ['with an unknown scheme before v1', `t=${now},v0=abc,v1=${specSignature(now, body)}`],
+    ['with two v1, one of them matching', `t=${now},v1=${specSignature(now, body, 'old_key')},v1=${specSignature(now, body)}`],
+    ['sent twice, as Node joins it into one value', `${signedHeader(now)}, ${signedHeader(now)}`],
+    ['given as an empty array', []],
+    ['given as an array of two values', [signedHeader(now), signedHeader(now)]],
+    ['with a t of 16 digits, though leading zeros keep its value now', signedHeader(`000000${now}`)],
+    ['with a t of hundreds of digits', signedHeader('9'.repeat(400))],
+  ])('rejects a header %s as malformed_header', async (_case, badHeader) => {
     expect(await reason(verify, body, badHeader, apiKey, { now })).toBe('malformed_header');
   });
 
-  it('accepts any one matching v1 among several, and ignores unknown schemes', async () => {
-    const several = `t=${now},v1=${specSignature(now, body, 'old_key')},v0=abc,v1=${specSignature(now, body)}`;
+  it('accepts the header as an array of exactly one value, as req.headersDistinct gives it', async () => {
+    await expect(verify(body, [header], apiKey, { now })).resolves.toEqual(payload);
+  });
 
-    await expect(verify(body, several, apiKey, { now })).resolves.toEqual(payload);
+  it('checks the signature over t as written, leading zeros included', async () => {
+    await expect(verify(body, signedHeader(`0${now}`), apiKey, { now })).resolves.toEqual(payload);
+
+    const signedAsNumber = `t=0${now},v1=${specSignature(now, body)}`;
+    expect(await reason(verify, body, signedAsNumber, apiKey, { now })).toBe('no_matching_signature');
+  });
+
+  it('accepts a t of 15 digits and applies the tolerance to its value', async () => {
+    await expect(verify(body, signedHeader(`00000${now}`), apiKey, { now })).resolves.toEqual(payload);
+
+    const stale = `0000${now - 301}`;
+    expect(await reason(verify, body, signedHeader(stale), apiKey, { now })).toBe('timestamp_too_old');
+  });
+
+  it.each([
+    ['an odd number of hex digits', 'abc'],
+    ['fewer hex digits than a digest', specSignature(now, body).slice(0, 62)],
+    ['more hex digits than a digest', `${specSignature(now, body)}00`],
+  ])('rejects a well-formed v1 with %s as no_matching_signature', async (_case, hex) => {
+    expect(await reason(verify, body, `t=${now},v1=${hex}`, apiKey, { now })).toBe('no_matching_signature');
   });
 
   it('explains that a parsed object is not the raw body', async () => {
@@ -153,5 +202,65 @@ describe.each([
     expect(await reason(verify, 'not json', `t=${now},v1=${specSignature(now, 'not json')}`, apiKey, { now })).toBe(
       'invalid_payload',
     );
+  });
+});
+
+interface NodeView {
+  /** `req.headers[name]`: a repeated header is joined into one string. */
+  headers: string | string[] | undefined;
+  /** `req.headersDistinct[name]`: one element per time the header was sent. */
+  headersDistinct: string[] | undefined;
+}
+
+/** The signature header as a Node server reads it, after a client sent it once per value. */
+async function receivedByNode(values: string[]): Promise<NodeView> {
+  const server = createServer((req, res) => {
+    const view: NodeView = {
+      headers: req.headers[WEBHOOK_SIGNATURE_HEADER],
+      headersDistinct: req.headersDistinct[WEBHOOK_SIGNATURE_HEADER],
+    };
+    res.end(JSON.stringify(view));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const text = await new Promise<string>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, method: 'POST', agent: false }, (res) => {
+        let received = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (received += chunk));
+        res.on('end', () => resolve(received));
+      });
+      req.on('error', reject);
+      req.setHeader(WEBHOOK_SIGNATURE_HEADER, values);
+      req.end();
+    });
+    return JSON.parse(text) as NodeView;
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+describe("the header as Node's http hands it over", () => {
+  const header = signedHeader(now);
+
+  it('is accepted when sent once, from req.headers or req.headersDistinct', async () => {
+    const received = await receivedByNode([header]);
+
+    expect(received).toEqual({ headers: header, headersDistinct: [header] });
+    expect(verifyWebhook(body, received.headers, apiKey, { now })).toEqual(payload);
+    expect(verifyWebhook(body, received.headersDistinct, apiKey, { now })).toEqual(payload);
+  });
+
+  it('is rejected as malformed_header when sent twice, from req.headers or req.headersDistinct', async () => {
+    const received = await receivedByNode([header, header]);
+
+    expect(received).toEqual({ headers: `${header}, ${header}`, headersDistinct: [header, header] });
+    for (const value of [received.headers, received.headersDistinct]) {
+      expect(() => verifyWebhook(body, value, apiKey, { now })).toThrow(
+        expect.objectContaining({ reason: 'malformed_header' }),
+      );
+    }
   });
 });

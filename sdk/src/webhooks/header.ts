@@ -1,54 +1,64 @@
 import { WEBHOOK_SIGNATURE_HEADER } from '@doppel/contract';
 import { WebhookVerificationError } from './errors';
 
+/** The receiver check of spec section 6, verbatim: anything else is `malformed_header`. */
+const SPEC_HEADER_PATTERN = /^t=(\d+),v1=([a-f0-9]+)$/;
+
+/**
+ * Up to 15 digits every t is an exact integer in a double (below 2^53), and 10^15 s is some 30
+ * million years away, so a longer t is never a real timestamp: rejecting it keeps Number() exact.
+ */
+const MAX_TIMESTAMP_DIGITS = 15;
+
 export interface ParsedSignatureHeader {
-  /** Unix seconds at which the delivery was signed. */
+  /** `t` exactly as written; the signed text starts with these digits, leading zeros included. */
+  timestampText: string;
+  /** The value of `t` in Unix seconds, for the tolerance check. */
   timestamp: number;
-  /** Every `v1=` digest, decoded; one matching is enough (several allow for key rotation). */
-  signatures: Uint8Array<ArrayBuffer>[];
+  /** The `v1` digest as bytes, or null when its hex has an odd length, which no digest has. */
+  signature: Uint8Array<ArrayBuffer> | null;
 }
 
 function malformed(detail: string): WebhookVerificationError {
   return new WebhookVerificationError(
     'malformed_header',
-    `${WEBHOOK_SIGNATURE_HEADER} header ${detail}; expected "t=<unix-seconds>,v1=<hex>"`,
+    `${WEBHOOK_SIGNATURE_HEADER} header ${detail}; expected exactly "t=<unix-seconds>,v1=<lower-case hex>"`,
   );
 }
 
+/**
+ * Node's `req.headers` joins a repeated header into one string ("a, b"), which then fails the
+ * pattern; `req.headersDistinct` gives an array with one element per time the header was sent.
+ * So an array is read only when the header was sent exactly once.
+ */
+function singleHeaderValue(header: string | string[] | null | undefined): string {
+  if (!Array.isArray(header)) return header ?? '';
+  if (header.length > 1) throw malformed(`was sent ${header.length} times`);
+  return header[0] ?? '';
+}
+
+/** Hex of odd length cannot be a digest; null makes the comparison fail, as the spec's would. */
 function hexToBytes(hex: string): Uint8Array<ArrayBuffer> | null {
-  if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-f]+$/i.test(hex)) return null;
+  if (hex.length % 2 !== 0) return null;
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   return bytes;
 }
 
 /**
- * Reads `t=<unix-seconds>,v1=<hex>[,v1=<hex>...]`. Schemes other than v1 are skipped so a later
- * scheme can be added beside v1 without breaking receivers.
+ * Reads `t=<digits>,v1=<lower-case hex>` and nothing else: no other order, no spaces, no other
+ * scheme, no second v1, no upper-case hex.
  */
 export function parseSignatureHeader(header: string | string[] | null | undefined): ParsedSignatureHeader {
-  const text = Array.isArray(header) ? header.join(',') : header;
-  if (!text?.trim()) throw malformed('is missing');
-  let timestamp: number | undefined;
-  const signatures: Uint8Array<ArrayBuffer>[] = [];
-  for (const part of text.split(',')) {
-    const separator = part.indexOf('=');
-    if (separator < 1) throw malformed(`has a part without "key=value" (${JSON.stringify(part.trim())})`);
-    const key = part.slice(0, separator).trim();
-    const value = part.slice(separator + 1).trim();
-    if (key === 't') {
-      if (timestamp !== undefined) throw malformed('has more than one t');
-      if (!/^\d+$/.test(value)) throw malformed('has a non-numeric t');
-      timestamp = Number(value);
-    } else if (key === 'v1') {
-      const bytes = hexToBytes(value);
-      if (!bytes) throw malformed('has a v1 that is not hex');
-      signatures.push(bytes);
-    }
-  }
-  if (timestamp === undefined) throw malformed('has no t');
-  if (signatures.length === 0) throw malformed('has no v1 signature');
-  return { timestamp, signatures };
+  const text = singleHeaderValue(header);
+  if (text === '') throw malformed('is missing');
+  const match = SPEC_HEADER_PATTERN.exec(text);
+  if (!match) throw malformed('does not match ^t=(\\d+),v1=([a-f0-9]+)$');
+  // Both groups are mandatory in the pattern, so a match always has them.
+  const timestampText = match[1]!;
+  const hex = match[2]!;
+  if (timestampText.length > MAX_TIMESTAMP_DIGITS) throw malformed(`has a t of more than ${MAX_TIMESTAMP_DIGITS} digits`);
+  return { timestampText, timestamp: Number(timestampText), signature: hexToBytes(hex) };
 }
 
 export function formatSignatureHeader(timestamp: number, hexDigest: string): string {

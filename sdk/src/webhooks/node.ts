@@ -8,7 +8,8 @@ import { acceptSignedContent, readSignedContent, type RawBody, type VerifyWebhoo
  * WebhookVerificationError, whose `reason` says what was wrong.
  *
  * @param rawBody the body exactly as received, before any JSON parsing
- * @param signatureHeader the `x-doppel-signature` header
+ * @param signatureHeader the `x-doppel-signature` header: a string, or an array of exactly one
+ *   (as `req.headersDistinct` gives it); it must be exactly `t=<digits>,v1=<lower-case hex>`
  * @param apiKey the API key that created the swap (it is also the signing secret)
  */
 export function verifyWebhook(
@@ -19,9 +20,9 @@ export function verifyWebhook(
 ): WebhookPayload {
   const content = readSignedContent(rawBody, signatureHeader, apiKey);
   const expected = createHmac('sha256', apiKey).update(content.signedPayload).digest();
-  const matched = content.signatures.some(
-    (signature) => signature.length === expected.length && timingSafeEqual(signature, expected),
-  );
+  const { signature } = content;
+  // The length is public (a digest's is fixed), so only the bytes need the constant-time comparison.
+  const matched = signature !== null && signature.length === expected.length && timingSafeEqual(signature, expected);
   return acceptSignedContent(content, matched, apiKey, options);
 }
 

@@ -16,9 +16,10 @@ export type RawBody = string | Uint8Array;
 /** Everything the HMAC check needs, the parts both crypto back-ends share. */
 export interface SignedContent {
   timestamp: number;
-  signatures: Uint8Array<ArrayBuffer>[];
+  /** The header's v1 digest; null when it cannot be one (odd-length hex), so nothing matches. */
+  signature: Uint8Array<ArrayBuffer> | null;
   body: Uint8Array;
-  /** `<t>.<raw body>` as bytes: what the sender signed. */
+  /** `<t as written>.<raw body>` as bytes: what the sender signed. */
   signedPayload: Uint8Array<ArrayBuffer>;
 }
 
@@ -45,12 +46,13 @@ export function readSignedContent(
   if (typeof apiKey !== 'string' || apiKey.trim() === '') {
     throw new DoppelError('Webhook verification needs the API key that created the swap');
   }
-  const { timestamp, signatures } = parseSignatureHeader(header);
-  const prefix = utf8.encode(`${timestamp}.`);
+  const { timestampText, timestamp, signature } = parseSignatureHeader(header);
+  // The digits as written, not the parsed number: `t=0123` signs "0123.", which Number() would lose.
+  const prefix = utf8.encode(`${timestampText}.`);
   const signedPayload = new Uint8Array(prefix.length + body.length);
   signedPayload.set(prefix);
   signedPayload.set(body, prefix.length);
-  return { timestamp, signatures, body, signedPayload };
+  return { timestamp, signature, body, signedPayload };
 }
 
 /** The checks after the HMAC comparison: signature outcome, clock distance, payload shape. */
@@ -65,7 +67,7 @@ export function acceptSignedContent(
       apiKey.trim() !== apiKey ? ' The API key has leading or trailing whitespace; it is most likely the cause.' : '';
     throw new WebhookVerificationError(
       'no_matching_signature',
-      `No v1 signature matches the body for this API key. Check that the key is the one that created the swap and that the body is unmodified.${hint}`,
+      `The v1 signature does not match the body for this API key. Check that the key is the one that created the swap and that the body is unmodified.${hint}`,
     );
   }
   const tolerance = options.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
