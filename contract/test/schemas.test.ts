@@ -6,6 +6,7 @@ import {
   CreateSwapQuerySchema,
   DEFAULT_PAGE_SIZE,
   HttpsUrlSchema,
+  httpsUrlProblem,
   IdempotencyKeySchema,
   ListSwapsQuerySchema,
   MAX_METADATA_BYTES,
@@ -153,7 +154,24 @@ describe('a media URL', () => {
     },
   );
 
-  it('accepts a canonical IPv4 literal (the address guard, not the schema, judges the address)', () => {
+  it.each(['https://0x7f.1\\@127.0.0.1/', 'https://2130706433\\@93.184.216.34/x'])(
+    'rejects the non-canonical IPv4 literal hidden before a backslash in %s',
+    (url) => {
+      expect(httpsUrlProblem(url)).toBe('must write an IP address in canonical dotted-decimal form');
+    },
+  );
+
+  it.each([
+    ['https://[0:0:0:0:0:0:0:1]/', '[::1]'],
+    ['https://[::FFFF:127.0.0.1]/a.jpg', '[::ffff:7f00:1]'],
+    ['https://[2001:DB8::1]:8443/', '[2001:db8::1]'],
+  ])('rejects the non-canonical IPv6 literal %s, naming the canonical form', (url, canonical) => {
+    expect(httpsUrlProblem(url)).toBe(`must write an IPv6 address in canonical form, as ${canonical}`);
+    expect(rejectedFields(CreateFaceDetectBodySchema, { target_url: url })).toEqual(['target_url']);
+  });
+
+  it('accepts a canonical IPv4 or IPv6 literal (the address guard, not the schema, judges the address)', () => {
+    expect(accepts(HttpsUrlSchema, 'https://[2001:db8::1]/a.jpg')).toBe(true);
     expect(accepts(HttpsUrlSchema, 'https://93.184.216.34/')).toBe(true);
     expect(accepts(HttpsUrlSchema, 'https://93.184.216.34:8443/a.jpg')).toBe(true);
   });

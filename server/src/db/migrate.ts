@@ -4,6 +4,7 @@ import * as initial from './migrations/0001-initial';
 import * as taskIntake from './migrations/0002-task-intake';
 import * as webhooks from './migrations/0003-webhooks';
 import * as swapResults from './migrations/0004-swap-results';
+import * as metadataAsWritten from './migrations/0005-metadata-as-written';
 
 /** Migrations are compiled into the program, so a deployment can never miss a file. */
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0002-task-intake': taskIntake,
   '0003-webhooks': webhooks,
   '0004-swap-results': swapResults,
+  '0005-metadata-as-written': metadataAsWritten,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError } from '../errors';
+import { notJson } from './json-body';
 
 /**
  * The error of the contract that answers a fastify-level failure (body parsing, media type,
@@ -19,7 +20,7 @@ function fromFrameworkError(error: FastifyError, bodyLimitBytes: number): ApiErr
     case 413:
       return new ApiError('payload_too_large', `The request body exceeds ${bodyLimitBytes} bytes.`);
     case 415:
-      return new ApiError('unsupported_media_type', 'Content-Type must be application/json.');
+      return notJson();
     default:
       return null;
   }

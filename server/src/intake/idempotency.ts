@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@doppel/contract';
 import { createHash } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect';
@@ -76,6 +77,19 @@ export async function claimIdempotencyKey(
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/**
+ * Refusals that the same request may get past later without changing anything: over the
+ * concurrent cap (spec: "wait for a swap to finish") and media that could not be fetched (the
+ * host may be down for a moment). They free the key like server errors do, instead of being
+ * replayed for the whole retention window.
+ */
+const PASSING_REFUSALS: ReadonlySet<ErrorCode> = new Set(['rate_limited_concurrent', 'source_unreachable']);
+
+/** Whether a create's error is its final answer, replayed to every retry with the same key. */
+export function isFinalRefusal(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status < 500 && !PASSING_REFUSALS.has(error.code);
 }
 
 /** Records the final response, in the transaction that made it true (or on its own for errors). */

@@ -1,11 +1,12 @@
 import { contract, isTerminalSwapStatus, type PublicSwap } from '@doppel/contract';
+import type { FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { callerOf } from '../auth/authenticate';
-import { ApiError } from '../errors';
 import { createSwapTask } from '../intake/create-swap';
 import {
   claimIdempotencyKey,
   finishIdempotentCreate,
+  isFinalRefusal,
   releaseIdempotencyKey,
   requestHash,
 } from '../intake/idempotency';
@@ -30,6 +31,7 @@ export const createSwap = tsRest.route(contract.createSwap, async ({ request, re
   const signal = clientGone(request.raw, reply.raw as unknown as ServerResponse);
   const idempotencyKey = headers['idempotency-key'];
 
+  let swap: PublicSwap | undefined;
   if (idempotencyKey) {
     const claim = await claimIdempotencyKey(deps.db, caller.apiKeyId, idempotencyKey, requestHash(body), {
       // A concurrent retry waits as long as the first request can take, then gives up politely.
@@ -38,46 +40,58 @@ export const createSwap = tsRest.route(contract.createSwap, async ({ request, re
     });
     if (claim.kind === 'replay') {
       reply.header('idempotent-replayed', 'true');
-      return { status: claim.response.status as 201, body: claim.response.body as PublicSwap };
+      if (claim.response.status !== 201) return { status: claim.response.status as 201, body: claim.response.body as PublicSwap };
+      // Same task, shown as it is now (and waited on below, like the first call).
+      const created = claim.response.body as PublicSwap;
+      const row = await findSwap(deps.db, caller.apiKeyId, created.id);
+      swap = row ? toPublicSwap(row) : created;
     }
   }
 
-  let swap: PublicSwap;
-  try {
-    swap = await createSwapTask(deps, caller, body, {
-      signal,
-      inTransaction: async (trx, created) => {
-        if (idempotencyKey) await finishIdempotentCreate(trx, caller.apiKeyId, idempotencyKey, { status: 201, body: created });
-      },
-    });
-  } catch (error) {
+  swap ??= await createSwapTask(deps, caller, body, {
+    signal,
+    inTransaction: async (trx, created) => {
+      if (idempotencyKey) await finishIdempotentCreate(trx, caller.apiKeyId, idempotencyKey, { status: 201, body: created });
+    },
+  }).catch(async (error: unknown) => {
     if (idempotencyKey) {
-      // A refusal is final and replayed as such; anything the caller may retry frees the key.
-      if (error instanceof ApiError && error.status < 500) {
-        await finishIdempotentCreate(deps.db, caller.apiKeyId, idempotencyKey, {
-          status: error.status,
-          body: error.toEnvelope(request.id),
-        });
+      if (isFinalRefusal(error)) {
+        await finishIdempotentCreate(deps.db, caller.apiKeyId, idempotencyKey, { status: error.status, body: error.toEnvelope(request.id) });
       } else {
         await releaseIdempotencyKey(deps.db, caller.apiKeyId, idempotencyKey);
       }
     }
     throw error;
-  }
+  });
 
-  if (query.wait === 'true' && !isTerminalSwapStatus(swap.status)) {
-    const latest = await deps.notifications.waitFor(
+  if (query.wait === 'true' && !isTerminalSwapStatus(swap.status)) swap = await waitForTerminal(request, swap, signal);
+  return { status: 201, body: swap };
+});
+
+/**
+ * The swap once terminal, or its latest known state when the poll budget ends first. The swap
+ * is created and charged by then, so a failing lookup answers with the last state seen rather
+ * than an error that would invite a second, charged create.
+ */
+async function waitForTerminal(request: FastifyRequest, swap: PublicSwap, signal: AbortSignal): Promise<PublicSwap> {
+  const { deps } = request.server;
+  const apiKeyId = callerOf(request).apiKeyId;
+  let latest = swap;
+  try {
+    const terminal = await deps.notifications.waitFor(
       'doppel_swap',
       swap.id,
       async () => {
-        const row = await findSwap(deps.db, caller.apiKeyId, swap.id);
+        const row = await findSwap(deps.db, apiKeyId, swap.id);
         if (row && isTerminalSwapStatus(row.status)) return row;
-        if (row) swap = toPublicSwap(row);
+        if (row) latest = toPublicSwap(row);
         return undefined;
       },
       { timeoutMs: deps.config.waitBudgetSeconds * 1000, signal },
     );
-    if (latest) swap = toPublicSwap(latest);
+    return terminal ? toPublicSwap(terminal) : latest;
+  } catch (error) {
+    request.log.error({ err: error, swapId: swap.id }, 'wait=true: lookup failed; answering with the last known state');
+    return latest;
   }
-  return { status: 201, body: swap };
-});
+}

@@ -119,6 +119,13 @@ describe('request bodies', () => {
       expectEnvelope(response, 415, 'unsupported_media_type');
     });
 
+    if (method === 'POST') {
+      it('refuses an empty request without Content-Type with unsupported_media_type', async () => {
+        const response = await t.request(path, { method, key: account.apiKey });
+        expectEnvelope(response, 415, 'unsupported_media_type');
+      });
+    }
+
     it('refuses a JSON body over the configured limit with payload_too_large', async () => {
       const response = await t.request(path, { method, key: account.apiKey, json: { pad: 'x'.repeat(LIMIT) } });
       expectEnvelope(response, 413, 'payload_too_large');

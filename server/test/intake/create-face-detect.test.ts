@@ -39,7 +39,8 @@ describe('POST /face-detect', () => {
       [{ target_url: 'https://2130706433/a.jpg' }, 400, 'validation_error'],
       [{ target_url: world.url('/group.jpg'), extra: true }, 400, 'validation_error'],
       [{ target_url: 'https://intranet.example.com/a.jpg' }, 400, 'source_unreachable'],
-      [{ target_url: 'https://[::ffff:10.0.0.1]/a.jpg' }, 400, 'source_unreachable'],
+      [{ target_url: 'https://[::ffff:10.0.0.1]/a.jpg' }, 400, 'validation_error'],
+      [{ target_url: 'https://[::ffff:a00:1]/a.jpg' }, 400, 'source_unreachable'],
       [{ target_url: world.url('/clip.gif') }, 415, 'unsupported_media_type'],
     ];
     for (const [body, status, code] of cases) {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBalances, ledgerTotals } from '../../src/accounts/credits';
-import type { TestApp } from '../support/app';
+import { dropDatabase, type TestApp } from '../support/app';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
 import { answerStatus, redirectTo } from '../support/media-server';
 
@@ -66,6 +66,16 @@ describe('POST /swaps', () => {
 
     const fetched = await t.request(`/api/v1/swaps/${res.body.id}`, { key: account.apiKey });
     expect(fetched.body).toEqual(res.body);
+  });
+
+  it('echoes metadata exactly as sent: key order, nesting, NUL and lone surrogate characters', async () => {
+    const account = await t.createAccount({ credits: 5 });
+    const metadata = { zeta: 1, alpha: { y: [2, 'two'], b: 'nul \u0000 here' }, '': null, odd: '\ud800' };
+    const res = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: { ...imageSwap(), metadata } });
+    expect(res.status).toBe(201);
+    expect(JSON.stringify(res.body.metadata)).toBe(JSON.stringify(metadata));
+    const fetched = await t.request(`/api/v1/swaps/${res.body.id}`, { key: account.apiKey });
+    expect(JSON.stringify(fetched.body.metadata)).toBe(JSON.stringify(metadata));
   });
 
   it('copies both inputs into storage, so the originals may disappear after the call', async () => {
@@ -292,6 +302,50 @@ describe('Idempotency-Key', () => {
     expect(other.body.error.message).toMatch(/Idempotency-Key/);
   });
 
+  it('replays a finished create as the swap is now, on the same task and without a second charge', async () => {
+    const account = await t.createAccount({ credits: 5 });
+    const headers = { 'idempotency-key': 'order-7783' };
+    const first = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: imageSwap(), headers });
+    await t.db.updateTable('swaps').set({ status: 'done', progress: 100, result_url: 'https://media.test/r.jpg' }).where('id', '=', first.body.id).execute();
+
+    const retry = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: imageSwap(), headers });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual({ ...first.body, status: 'done', progress: 100, result_url: 'https://media.test/r.jpg' });
+    expect((await getBalances(t.db, account.userId)).total).toBe(4);
+  });
+
+  it('does not keep a rate_limited_concurrent refusal: the same key creates the swap once a slot is free', async () => {
+    const account = await t.createAccount({ credits: 20 });
+    const busy = await Promise.all(
+      Array.from({ length: 10 }, () => t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: imageSwap() })),
+    );
+    const headers = { 'idempotency-key': 'order-7784' };
+    const refused = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: imageSwap(), headers });
+    expect([refused.status, refused.body.error.code, refused.headers.get('retry-after')]).toEqual([429, 'rate_limited_concurrent', '5']);
+
+    await t.db.updateTable('swaps').set({ status: 'done', progress: 100 }).where('id', '=', busy[0]!.body.id).execute();
+    const retry = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: imageSwap(), headers });
+    expect([retry.status, retry.body.status, retry.headers.get('idempotent-replayed')]).toEqual([201, 'queued', null]);
+    expect((await getBalances(t.db, account.userId)).total).toBe(9);
+  });
+
+  it('does not keep a source_unreachable refusal, but keeps an insufficient_credits one', async () => {
+    const account = await t.createAccount({ credits: 0 });
+    const unreachable = { ...imageSwap(), source_url: world.url('/gone.jpg') };
+    const headers = { 'idempotency-key': 'order-7785' };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const res = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: unreachable, headers });
+      expect([res.status, res.body.error.code, res.headers.get('idempotent-replayed')]).toEqual([400, 'source_unreachable', null]);
+    }
+
+    const poor = { 'idempotency-key': 'order-7786' };
+    const first = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: imageSwap(), headers: poor });
+    expect([first.status, first.body.error.code]).toEqual([402, 'insufficient_credits']);
+    const replayed = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: imageSwap(), headers: poor });
+    expect([replayed.status, replayed.body, replayed.headers.get('idempotent-replayed')]).toEqual([402, first.body, 'true']);
+  });
+
   it('scopes keys per API key', async () => {
     const a = await t.createAccount({ credits: 5 });
     const b = await t.createAccount({ credits: 5 });
@@ -343,6 +397,33 @@ describe('wait=true', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ id, status: 'done', progress: 100 });
     expect(Date.now() - started).toBeLessThan(t.config.waitBudgetSeconds * 1000);
+  });
+
+  it('waits on a replayed create too, answering with the terminal state', async () => {
+    const account = await t.createAccount({ credits: 5 });
+    const headers = { 'idempotency-key': 'dropped-connection' };
+    const first = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: imageSwap(), headers });
+    const pending = t.request('/api/v1/swaps?wait=true', { method: 'POST', key: account.apiKey, json: imageSwap(), headers });
+    await t.db.updateTable('swaps').set({ status: 'failed', error: 'no face found in the source image' }).where('id', '=', first.body.id).execute();
+    const retry = await pending;
+    expect([retry.status, retry.body.id, retry.body.status, retry.headers.get('idempotent-replayed')]).toEqual([201, first.body.id, 'failed', 'true']);
+  });
+
+  it('answers 201 with the last state seen when the database fails during the wait: the swap is created and charged', async () => {
+    const app = await world.startApp({ scan: true, env: { DOPPEL_RATE_LIMIT_PER_MINUTE: '1000' } });
+    try {
+      const account = await app.createAccount({ credits: 5 });
+      const pending = app.request('/api/v1/swaps?wait=true', { method: 'POST', key: account.apiKey, json: imageSwap() });
+      const started = Date.now();
+      while (!(await app.db.selectFrom('swaps').select('id').where('user_id', '=', account.userId).executeTakeFirst())) {
+        if (Date.now() - started > 30_000) throw new Error('the swap was never created');
+      }
+      await dropDatabase(app.database);
+      const res = await pending;
+      expect([res.status, res.body.status, res.body.credit_cost]).toEqual([201, 'queued', 1]);
+    } finally {
+      await app.close();
+    }
   });
 
   it('answers 201 with the latest state when the budget ends first', async () => {
