@@ -71,11 +71,25 @@ export function putGifFrame(gif: DecodedGif, index: number, frame: RgbImage): vo
   }
 }
 
+/**
+ * How long a frame with this delay is on screen: browsers show a delay of 10 ms or less (most
+ * often 0, "as fast as possible") as 100 ms. Frame times and a GIF's priced length follow what
+ * a viewer sees, so a GIF of zero delays is neither free nor zero seconds long.
+ */
+export function shownDelayMs(delay: number): number {
+  return delay <= 10 ? 100 : delay;
+}
+
+/** Seconds a GIF plays once through, as browsers show it (see `shownDelayMs`). */
+export function gifDurationSeconds(delays: readonly number[]): number {
+  return delays.reduce((sum, delay) => sum + shownDelayMs(delay), 0) / 1000;
+}
+
 /** The frame showing at `seconds` after the start (the last frame beyond the end). */
 export function gifFrameAt(delays: readonly number[], seconds: number): number {
   let end = 0;
   for (const [i, delay] of delays.entries()) {
-    end += delay / 1000;
+    end += shownDelayMs(delay) / 1000;
     if (seconds < end) return i;
   }
   return delays.length - 1;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { probeVideo } from '../video/probe-video';
 import { checkGifCaps, checkVideoCaps, DEFAULT_GIF_CAPS, DEFAULT_VIDEO_CAPS, type GifCaps, type VideoCaps } from './caps';
-import { readGifHeader } from './gif-frames';
+import { gifDurationSeconds, readGifHeader } from './gif-frames';
 
 /** What the server needs at create time: measured size and duration, for caps and pricing. */
 export type MediaProbe =
@@ -27,8 +27,7 @@ export async function probeMedia(media: Buffer | string, options: ProbeOptions =
   if (Buffer.isBuffer(media) && isGif(media)) {
     const gif = await readGifHeader(media);
     if (caps) checkGifCaps(gif, caps.gif ?? DEFAULT_GIF_CAPS);
-    const durationSeconds = gif.delays.reduce((sum, delay) => sum + delay, 0) / 1000;
-    return { kind: 'gif', width: gif.width, height: gif.height, frames: gif.frames, durationSeconds, loop: gif.loop };
+    return { kind: 'gif', width: gif.width, height: gif.height, frames: gif.frames, durationSeconds: gifDurationSeconds(gif.delays), loop: gif.loop };
   }
   const scratch = Buffer.isBuffer(media) ? await mkdtemp(path.join(os.tmpdir(), 'doppel-probe-')) : null;
   try {

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { swapGif } from '../../src/animation/swap-gif';
+import { gifFrameAt } from '../../src/animation/gif-frames';
 import { probeMedia } from '../../src/animation/probe-media';
 import { detectFaces, type Face } from '../../src/faces/detect-faces';
 import { faceDistance } from '../../src/faces/face-distance';
@@ -105,6 +106,17 @@ describe('GIF swap', () => {
     });
     await expect(probeMedia(wide, { caps: true })).rejects.toMatchObject({ reason: 'media_too_large' });
     expect(await probeMedia(gif)).toEqual({ kind: 'gif', width: PAN.width, height: PAN.height, frames: PAN.frames, durationSeconds: 1.1, loop: LOOP });
+  });
+
+  it('measures frames of 0 or 10 ms as browsers show them, 100 ms, and picks frames by that timing', async () => {
+    const frames = 4;
+    // Each frame its own grey, or the encoder would merge identical frames into one.
+    const pixels = Buffer.concat(Array.from({ length: frames }, (_, i) => Buffer.alloc(32 * 24 * 3, 40 + 60 * i)));
+    const fast = await sharp(pixels, { raw: { width: 32, height: 24 * frames, channels: 3, pageHeight: 24 } }).gif({ delay: [0, 10, 0, 250] }).toBuffer();
+    expect((await sharp(fast, { animated: true }).metadata()).delay).toEqual([0, 10, 0, 250]);
+    expect(await probeMedia(fast)).toMatchObject({ kind: 'gif', frames, durationSeconds: 0.55 });
+    expect(gifFrameAt([0, 10, 0, 250], 0.15)).toBe(1);
+    expect(gifFrameAt([0, 10, 0, 250], 0.31)).toBe(3);
   });
 
   it('names the reference frame and its face count when the index is out of range', async () => {
