@@ -9,7 +9,7 @@ import type { Storage } from '../storage/storage';
 import { claimSwap, startSwapProcessing } from '../tasks/swaps';
 import { completeSwap, failSwap } from './finish-swap';
 import { progressWriter } from './progress-writer';
-import { renderSwap, type SwapEngine } from './render-swap';
+import { renderSwap, type Rendered, type SwapEngine } from './render-swap';
 
 export interface SwapDeps {
   db: Db;
@@ -32,6 +32,31 @@ async function pickUp(db: Db, swapId: string): Promise<SwapRow | undefined> {
   return row && (row.status === 'preparing' || row.status === 'processing') ? row : undefined;
 }
 
+/**
+ * preparing -> processing, or the swap as it is when it is already processing: an earlier attempt
+ * that lost this job (its heartbeat lapsed) may have moved it there and died since, and this
+ * attempt now holds the job. Undefined only when the swap was canceled (or ended) meanwhile.
+ */
+async function enterProcessing(db: Db, swapId: string): Promise<SwapRow | undefined> {
+  const started = await startSwapProcessing(db, swapId);
+  if (started) return started;
+  const row = await db.selectFrom('swaps').selectAll().where('id', '=', swapId).executeTakeFirst();
+  return row?.status === 'processing' ? row : undefined;
+}
+
+/** Stores the result and ends the swap done; a result no swap ended with is deleted again. */
+async function storeResult(deps: SwapDeps, swapId: string, result: Rendered): Promise<void> {
+  const key = resultKey(swapId, result.kind);
+  await deps.storage.put(key, result.bytes, result.mimeType);
+  // Another attempt may have finished first, or the swap was failed meanwhile; either way
+  // nothing points at this copy, and retention would never find it.
+  const completed = await completeSwap(deps.db, deps.boss, swapId, { url: deps.storage.publicUrl(key), key }).catch(async (error: unknown) => {
+    await deps.storage.delete([key]);
+    throw error;
+  });
+  if (!completed) await deps.storage.delete([key]);
+}
+
 /** queued -> preparing -> processing -> done, or failed with a reason and a refund. */
 export async function runSwapJob(deps: SwapDeps, job: Job<SwapJob>): Promise<void> {
   const { db, boss, storage } = deps;
@@ -45,16 +70,13 @@ export async function runSwapJob(deps: SwapDeps, job: Job<SwapJob>): Promise<voi
     const sources = new Map<string, Buffer>();
     for (const source of inputs.sources) sources.set(source.url, await storage.get(source.key));
 
-    const row = picked.status === 'processing' ? picked : await startSwapProcessing(db, swapId);
+    const row = picked.status === 'processing' ? picked : await enterProcessing(db, swapId);
     if (!row) return; // canceled while its inputs were loading
 
     const progress = progressWriter(db, swapId);
     const result = await renderSwap(deps.engine, row, target, sources, progress.report);
     await progress.flush();
-
-    const key = resultKey(swapId, result.kind);
-    await storage.put(key, result.bytes, result.mimeType);
-    await completeSwap(db, boss, swapId, { url: storage.publicUrl(key), key });
+    await storeResult(deps, swapId, result);
   } catch (error) {
     if (error instanceof EngineError) return void (await failSwap(db, boss, swapId, error.message));
     if (job.retryCount < queues.swap.retryLimit) throw error;

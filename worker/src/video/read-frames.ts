@@ -49,7 +49,13 @@ export async function* readFrames(file: string, video: { width: number; height: 
       }
     }
     const code = await ffmpeg.exited;
-    if (code !== 0) throw new EngineError('undecodable_input', `cannot decode the video: ${ffmpeg.log() || `ffmpeg exited with ${code}`}`);
+    if (code !== 0) {
+      // ffmpeg's own words name server paths and internals: they stay in the cause, out of the
+      // task's public error.
+      throw new EngineError('undecodable_input', 'cannot decode the video: it is damaged or uses a form ffmpeg cannot read', {
+        cause: new Error(ffmpeg.log() || `ffmpeg exited with ${code}`),
+      });
+    }
   } finally {
     ffmpeg.stop();
   }
