@@ -49,12 +49,15 @@ export async function requireCleanContent(deps: ScanGateDeps, inputs: ScanInput[
       }),
     ),
   );
-  const flagged = [...pending.values()].filter((_, i) => verdicts[i] === 'flagged');
+  const inputsWith = (verdict: Verdict) => [...pending.values()].filter((_, i) => verdicts[i] === verdict).map((input) => input.field);
+  const flagged = inputsWith('flagged');
   if (flagged.length > 0) {
-    throw new ApiError(
-      'nsfw_content_detected',
-      `${flagged.map((f) => f.field).join(' and ')} ${flagged.length > 1 ? 'were' : 'was'} flagged by the content analyser.`,
-    );
+    throw new ApiError('nsfw_content_detected', `${flagged.join(' and ')} ${flagged.length > 1 ? 'were' : 'was'} flagged by the content analyser.`);
+  }
+  // What cannot be decoded cannot be scanned, and is never swapped unscanned.
+  const undecodable = inputsWith('undecodable');
+  if (undecodable.length > 0) {
+    throw new ApiError('unsupported_media_type', `${undecodable.join(' and ')}: the file cannot be decoded (damaged or incomplete).`);
   }
   if (verdicts.some((v) => v === undefined)) {
     throw new ApiError('api_temporarily_disabled', 'The inputs are still being scanned; retry shortly.', {
@@ -63,9 +66,11 @@ export async function requireCleanContent(deps: ScanGateDeps, inputs: ScanInput[
   }
 }
 
-async function verdictOf(db: Db, sha256: string): Promise<'clean' | 'flagged' | undefined> {
+type Verdict = 'clean' | 'flagged' | 'undecodable';
+
+async function verdictOf(db: Db, sha256: string): Promise<Verdict | undefined> {
   const row = await db.selectFrom('content_scans').select('status').where('sha256', '=', sha256).executeTakeFirst();
-  return row?.status === 'clean' || row?.status === 'flagged' ? row.status : undefined;
+  return row?.status === 'clean' || row?.status === 'flagged' || row?.status === 'undecodable' ? row.status : undefined;
 }
 
 /** Queues a scan unless one is done or under way; a failed scan is tried afresh. */

@@ -15,7 +15,7 @@ type Compute = Required<WorkerDeps['compute']>;
 /** The engine's thread pool, shaped as the job handlers use it. */
 export function computeOnPool(pool: ComputePool, thresholds: ScanThresholds): Compute {
   return {
-    scan: (input) => pool.run('scan', { ...input, thresholds }),
+    scan: async (input) => unwrap(await pool.run('scan', { ...input, thresholds })),
     detect: async (bytes) => unwrap(await pool.run('detect', { bytes })),
     engine: {
       swapImage: (input, onProgress) => swapWithProgress(pool, input, onProgress),

@@ -1,3 +1,4 @@
+import { EngineError } from '@doppel/worker';
 import type { Job } from 'pg-boss';
 import type { Db } from '../db/connect';
 import type { ContentScanJob } from '../intake/scan-gate';
@@ -14,8 +15,9 @@ export interface ContentScanDeps {
 /**
  * Scans one input's bytes and records the verdict under their hash; the trigger on
  * content_scans wakes the create that is waiting for it. The copy made for the scan is
- * deleted once the verdict is in. A scan that keeps failing is marked failed on its last
- * attempt, so the next create that needs it queues a fresh one.
+ * deleted once the verdict is in. Bytes that cannot be decoded get the final verdict
+ * `undecodable` at once: no retry would read them. A scan that keeps failing otherwise is marked
+ * failed on its last attempt, so the next create that needs it queues a fresh one.
  */
 export async function runContentScanJob(deps: ContentScanDeps, job: Job<ContentScanJob>): Promise<void> {
   const row = await deps.db
@@ -24,22 +26,25 @@ export async function runContentScanJob(deps: ContentScanDeps, job: Job<ContentS
     .where('sha256', '=', job.data.sha256)
     .executeTakeFirst();
   if (!row || row.status !== 'pending') return;
-  try {
-    const bytes = await deps.storage.get(row.storage_key);
-    const result = await deps.scan({ bytes, kind: row.media_kind as MediaKind });
-    await deps.db
+  const record = (outcome: { status: 'clean' | 'flagged' | 'undecodable' | 'failed'; reason: string | null; scores?: Record<string, number> }) =>
+    deps.db
       .updateTable('content_scans')
-      .set({ status: result.verdict, scores: JSON.stringify(result.scores), reason: result.reason ?? null, completed_at: new Date() })
+      .set({ status: outcome.status, scores: outcome.scores ? JSON.stringify(outcome.scores) : null, reason: outcome.reason, completed_at: new Date() })
       .where('sha256', '=', row.sha256)
       .where('status', '=', 'pending')
       .execute();
-    await deps.storage.delete([row.storage_key]);
+  try {
+    const bytes = await deps.storage.get(row.storage_key);
+    const result = await deps.scan({ bytes, kind: row.media_kind as MediaKind });
+    await record({ status: result.verdict, scores: result.scores, reason: result.reason ?? null });
   } catch (error) {
-    if (job.retryCount < queues.contentScan.retryLimit) throw error;
-    await deps.db
-      .updateTable('content_scans')
-      .set({ status: 'failed', reason: (error as Error).message, completed_at: new Date() })
-      .where('sha256', '=', row.sha256)
-      .execute();
+    if (error instanceof EngineError && error.reason === 'undecodable_input') {
+      await record({ status: 'undecodable', reason: error.message });
+    } else if (job.retryCount < queues.contentScan.retryLimit) {
+      throw error;
+    } else {
+      await record({ status: 'failed', reason: (error as Error).message });
+    }
   }
+  await deps.storage.delete([row.storage_key]);
 }

@@ -9,6 +9,7 @@ beforeAll(async () => {
     '/face.jpg': sendBytes(demoPhoto(4)),
     '/group.jpg': sendBytes(demoPhoto(5)),
     '/other-group.jpg': sendBytes(demoPhoto(6)),
+    '/truncated.jpg': sendBytes(demoPhoto(6).subarray(0, 60_000)),
   });
 });
 afterAll(() => world.close());
@@ -41,6 +42,25 @@ describe('the content pre-check', () => {
       const res = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: swapOf('/group.jpg') });
       expect([res.status, res.body.error.code]).toEqual([422, 'nsfw_content_detected']);
       expect(res.body.error.message).toMatch(/flagged by the content analyser/);
+      expect((await getBalances(t.db, account.userId)).total).toBe(3);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers unsupported_media_type for an input that cannot be decoded, at once and on every retry, charging nothing', async () => {
+    const t = await world.startApp({ scan: true });
+    try {
+      const account = await t.createAccount({ credits: 3 });
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const res = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: swapOf('/truncated.jpg') });
+        expect([res.status, res.body.error.code, res.body.error.message]).toEqual([
+          415,
+          'unsupported_media_type',
+          'target_url: the file cannot be decoded (damaged or incomplete).',
+        ]);
+      }
+      expect(await t.db.selectFrom('content_scans').select('status').orderBy('status').execute()).toEqual([{ status: 'clean' }, { status: 'undecodable' }]);
       expect((await getBalances(t.db, account.userId)).total).toBe(3);
     } finally {
       await t.close();

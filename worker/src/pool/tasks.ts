@@ -17,11 +17,11 @@ const VIDEO_KINDS: readonly MediaKind[] = ['mp4', 'mov', 'webm'];
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-export async function scan(input: { bytes: Uint8Array; kind: MediaKind; thresholds?: ScanThresholds }): Promise<ScanVerdict> {
+export function scan(input: { bytes: Uint8Array; kind: MediaKind; thresholds?: ScanThresholds }): Promise<Outcome<ScanVerdict>> {
   const bytes = asBuffer(input.bytes);
-  return VIDEO_KINDS.includes(input.kind)
-    ? scanFrames(await videoStills(bytes), input.thresholds)
-    : scanImage(bytes, input.thresholds);
+  return capture(async () =>
+    VIDEO_KINDS.includes(input.kind) ? scanFrames(await videoStills(bytes), input.thresholds) : scanImage(bytes, input.thresholds),
+  );
 }
 
 export function detect(input: { bytes: Uint8Array }): Promise<Outcome<FaceDescription>> {

@@ -1,14 +1,10 @@
 import sharp from 'sharp';
+import { EngineError } from '../faces/engine-error';
 import { MODEL_INPUT_SIZE } from './model';
 
-/** The input could not be read as an image; the message names the decoder's complaint. */
-export class UndecodableImageError extends Error {
-  override readonly name = 'UndecodableImageError';
-}
-
-function undecodable(cause: unknown): UndecodableImageError {
-  const detail = cause instanceof Error ? cause.message : String(cause);
-  return new UndecodableImageError(`content scan: cannot decode image: ${detail}`, { cause });
+/** The input could not be read as an image; the decoder's complaint stays in the cause. */
+function undecodable(cause: unknown): EngineError {
+  return new EngineError('undecodable_input', 'cannot decode the image: it is damaged or incomplete', { cause });
 }
 
 /** Number of frames (pages) in an image: above 1 for animated GIF or WebP. */
