@@ -43,16 +43,17 @@ const errorMeaning = {
   invalid_api_key: 'The key matches no live key (unknown or revoked).',
   validation_error: 'The body, query or a path parameter fails validation.',
   source_unreachable: 'A media URL resolves to a non-public address, DNS fails, or it cannot be fetched.',
-  unsupported_media_type: 'Content-Type is not application/json, or fetched media is outside the allowed types.',
+  unsupported_media_type:
+    'Content-Type is not application/json, or fetched media is outside the allowed types or cannot be decoded (damaged or incomplete).',
   payload_too_large: 'The body or fetched media exceeds its byte cap.',
   nsfw_content_detected: 'An input was flagged by the content analyser. Terminal: use other inputs.',
   insufficient_credits: 'The balance is below the cost. Top up, then retry with a fresh Idempotency-Key.',
-  rate_limited: 'The per-minute budget is spent. Wait `Retry-After` seconds.',
+  rate_limited: 'The per-minute budget is spent, or this client address has failed authentication too often this minute (then even a correct key is refused). Wait `Retry-After` seconds.',
   rate_limited_daily: 'The daily cap is spent. It resets at 00:00 UTC.',
   rate_limited_concurrent: 'Too many creates of this key are in flight. Wait for one to finish.',
   not_found: 'The task is missing, cleaned up, or owned by another key.',
   method_not_allowed: 'The endpoint does not support this method.',
-  api_temporarily_disabled: 'The API is switched off or content checks are unfinished. Honour `Retry-After`.',
+  api_temporarily_disabled: 'The API is switched off, content checks are unfinished, or a request with the same Idempotency-Key is still in flight (`Retry-After: 5`). Honour `Retry-After`.',
   internal_error: 'A side effect failed; credits and the idempotency claim were rolled back. Safe to retry.',
 } as const satisfies Record<ErrorCode, string>;
 
@@ -111,11 +112,11 @@ const headers: Record<string, oas30.HeaderObject> = {
     schema: { type: 'string' },
   },
   'x-ratelimit-limit': {
-    description: 'Requests the calling key may make per sliding minute.',
+    description: 'Requests the calling key may make per sliding minute. Absent on responses given before the rate limit (see the API description).',
     schema: { type: 'integer', minimum: 0 },
   },
   'x-ratelimit-remaining': {
-    description: 'Requests left in the current window.',
+    description: 'Requests left in the current window. Absent on responses given before the rate limit (see the API description).',
     schema: { type: 'integer', minimum: 0 },
   },
   'x-ratelimit-reset': {
@@ -147,7 +148,7 @@ const exampleSwap: PublicSwap = {
   credit_cost: 1,
   progress: 100,
   created_at: '2025-01-15T10:30:00.000Z',
-  result_url: 'https://media.example.com/results/swp_3q9XcM7vTf2LkR8bNw1YzA.jpg',
+  result_url: 'https://media.example.com/results/Jd8fK2mQz7LwX0vB4nRt1c/swp_3q9XcM7vTf2LkR8bNw1YzA.jpg',
   error: null,
   metadata: { order_id: '1042' },
   webhook_url: 'https://hooks.example.com/doppel',
@@ -542,7 +543,7 @@ const description = `Face swaps from public HTTPS media URLs, as asynchronous ta
 
 **Errors.** Every non-2xx response has the body \`{"error": {"code", "message", "request_id"}}\`. Branch on \`error.code\`; each response below lists the codes it can carry.
 
-**Rate limits.** Every response carries \`x-ratelimit-limit\` and \`x-ratelimit-remaining\`. A 429 carries \`Retry-After\` and \`x-ratelimit-reset\`.
+**Rate limits.** Responses to requests that reach the rate limit (every success, and the errors found after it) carry \`x-ratelimit-limit\` and \`x-ratelimit-remaining\`. Responses given before it do not: the 503 of the API switch, the 401s, the 429 of the failed-authentication throttle, and 405. A 429 carries \`Retry-After\` and \`x-ratelimit-reset\`.
 
 **Retries.** Send an \`Idempotency-Key\` with a create so that a retry replays the first result instead of charging twice.
 

@@ -31,8 +31,8 @@ export interface Rendered {
 
 /**
  * Runs the engine for one swap: the target and the sources (by the URL they were fetched from)
- * in, the result's bytes out. Videos go through temporary files, so the thread never holds a
- * whole video in memory.
+ * in, the result's bytes out. Videos go through temporary files, so the thread holds only a few
+ * decoded frames; the files themselves (within the byte caps) are held here.
  */
 export async function renderSwap(
   engine: SwapEngine,

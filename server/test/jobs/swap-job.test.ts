@@ -70,7 +70,7 @@ describe('a retried swap job', () => {
   it('finishes a swap that a lost earlier attempt moved to processing while this one loaded the inputs', async () => {
     const id = await createSwap();
     await setStatus(id, 'preparing');
-    const storage = storageWith({ beforeGet: () => setStatus(id, 'processing') });
+    const storage = storageWith({ beforeGet: async () => void (await setStatus(id, 'processing')) });
 
     await runSwapJob({ db: t.db, boss: t.services.boss, storage, engine }, retriedJob(id));
 
@@ -82,7 +82,7 @@ describe('a retried swap job', () => {
 
   it('deletes its result again when another attempt has finished the swap first', async () => {
     const id = await createSwap();
-    const storage = storageWith({ beforePut: () => setStatus(id, 'done') });
+    const storage = storageWith({ beforePut: async () => void (await setStatus(id, 'done')) });
 
     await runSwapJob({ db: t.db, boss: t.services.boss, storage, engine }, retriedJob(id));
 

@@ -10,9 +10,9 @@ const EXAMPLE_TIMESTAMP = 1767225900;
 const EXAMPLE_BODY =
   '{"event":"swap.completed","id":"swp_Q2xp3dVq8kYb1mTn0aR7xw","type":"image","status":"done","credit_cost":1,' +
   '"progress":100,"created_at":"2026-01-01T00:00:00.000Z",' +
-  '"result_url":"https://cdn.example.com/results/swp_Q2xp3dVq8kYb1mTn0aR7xw.jpg","error":null,' +
+  '"result_url":"https://cdn.example.com/results/Xq7n2VbK9pLm4RtW0sYc3A/swp_Q2xp3dVq8kYb1mTn0aR7xw.jpg","error":null,' +
   '"metadata":{"order":"A-17"},"webhook_url":"https://example.com/webhooks/doppel"}';
-const EXAMPLE_HEADER = 't=1767225900,v1=c0be53a203d58b4224fe38feed1722c59c2377b8df4b09ad80338979afeaf1c8';
+const EXAMPLE_HEADER = 't=1767225900,v1=2cc8a0260cecbf57484be62730195c1cfcf87512c4fd5f01cdedc573edac2d04';
 
 const exampleSwap: SwapRow = {
   id: 'swp_Q2xp3dVq8kYb1mTn0aR7xw',
@@ -24,7 +24,7 @@ const exampleSwap: SwapRow = {
   progress: 100,
   created_at: new Date('2026-01-01T00:00:00Z'),
   updated_at: new Date('2026-01-01T00:05:00Z'),
-  result_url: 'https://cdn.example.com/results/swp_Q2xp3dVq8kYb1mTn0aR7xw.jpg',
+  result_url: 'https://cdn.example.com/results/Xq7n2VbK9pLm4RtW0sYc3A/swp_Q2xp3dVq8kYb1mTn0aR7xw.jpg',
   error: null,
   metadata: { order: 'A-17' },
   webhook_url: 'https://example.com/webhooks/doppel',

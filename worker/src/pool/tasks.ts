@@ -64,7 +64,8 @@ export function gif(input: GifTask): Promise<Outcome<SwapGifResult>> {
 
 /**
  * A video swap works on files, not buffers: the caller writes the input to `input` and reads the
- * MP4 from `output`, so a long video never crosses the thread boundary or sits whole in memory.
+ * MP4 from `output`, so the video never crosses the thread boundary and the thread holds only a
+ * few decoded frames at a time.
  */
 export interface VideoTask {
   input: string;
