@@ -1,6 +1,7 @@
 import { EngineError } from '@doppel/worker';
 import type { Job } from 'pg-boss';
 import type { Db } from '../db/connect';
+import type { ContentScansTable } from '../db/schema';
 import type { ContentScanJob } from '../intake/scan-gate';
 import { queues } from '../queue/boss';
 import type { Storage } from '../storage/storage';
@@ -26,7 +27,7 @@ export async function runContentScanJob(deps: ContentScanDeps, job: Job<ContentS
     .where('sha256', '=', job.data.sha256)
     .executeTakeFirst();
   if (!row || row.status !== 'pending') return;
-  const record = (outcome: { status: 'clean' | 'flagged' | 'undecodable' | 'failed'; reason: string | null; scores?: Record<string, number> }) =>
+  const record = (outcome: { status: Exclude<ContentScansTable['status'], 'pending'>; reason: string | null; scores?: Record<string, number> }) =>
     deps.db
       .updateTable('content_scans')
       .set({ status: outcome.status, scores: outcome.scores ? JSON.stringify(outcome.scores) : null, reason: outcome.reason, completed_at: new Date() })

@@ -28,8 +28,13 @@ export const INTERNAL_FAILURE = 'The swap failed on our side after several attem
 async function pickUp(db: Db, swapId: string): Promise<SwapRow | undefined> {
   const claimed = await claimSwap(db, swapId);
   if (claimed) return claimed;
-  const row = await db.selectFrom('swaps').selectAll().where('id', '=', swapId).executeTakeFirst();
+  const row = await readSwap(db, swapId);
   return row && (row.status === 'preparing' || row.status === 'processing') ? row : undefined;
+}
+
+/** The swap as it is now, whoever owns it (jobs act for no API key). */
+function readSwap(db: Db, swapId: string): Promise<SwapRow | undefined> {
+  return db.selectFrom('swaps').selectAll().where('id', '=', swapId).executeTakeFirst();
 }
 
 /**
@@ -40,7 +45,7 @@ async function pickUp(db: Db, swapId: string): Promise<SwapRow | undefined> {
 async function enterProcessing(db: Db, swapId: string): Promise<SwapRow | undefined> {
   const started = await startSwapProcessing(db, swapId);
   if (started) return started;
-  const row = await db.selectFrom('swaps').selectAll().where('id', '=', swapId).executeTakeFirst();
+  const row = await readSwap(db, swapId);
   return row?.status === 'processing' ? row : undefined;
 }
 
