@@ -30,6 +30,7 @@ const EnvSchema = z.object({
   DOPPEL_AUTH_FAILURES_PER_MINUTE: int(1).default(20),
   DOPPEL_METRICS_PORT: int(0, 65535).optional(),
   DOPPEL_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  DOPPEL_METRICS_TOKEN: z.string().min(16, 'DOPPEL_METRICS_TOKEN: at least 16 characters').optional(),
   DOPPEL_DB_POOL_SIZE: int(1, 1000).default(10),
   DOPPEL_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   DOPPEL_DOH_URLS: list.pipe(z.array(url).min(1)).default('https://cloudflare-dns.com/dns-query,https://dns.google/dns-query'),
@@ -71,7 +72,7 @@ export interface Config {
   trustProxy: boolean;
   bodyLimitBytes: number;
   rateLimit: { perMinute: number; perDay: number; concurrentCreates: number; authFailuresPerMinute: number };
-  metrics: { port: number | undefined; host: string };
+  metrics: { port: number | undefined; host: string; token: string | undefined };
   dbPoolSize: number;
   /** `all` runs the API and the job workers in one process; `api` and `worker` run one side. */
   role: Env['DOPPEL_ROLE'];
@@ -124,7 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrentCreates: e.DOPPEL_CONCURRENT_CREATES,
       authFailuresPerMinute: e.DOPPEL_AUTH_FAILURES_PER_MINUTE,
     },
-    metrics: { port: e.DOPPEL_METRICS_PORT, host: e.DOPPEL_METRICS_HOST },
+    metrics: { port: e.DOPPEL_METRICS_PORT, host: e.DOPPEL_METRICS_HOST, token: e.DOPPEL_METRICS_TOKEN },
     dbPoolSize: e.DOPPEL_DB_POOL_SIZE,
     role: e.DOPPEL_ROLE,
     media: {

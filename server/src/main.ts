@@ -1,3 +1,4 @@
+import { requireFfmpeg } from '@doppel/worker';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -41,6 +42,9 @@ async function main(): Promise<void> {
     stopping ? logger.debug({ err: error }, 'queue error while stopping') : logger.error({ err: error }, 'queue error');
 
   const starting = (async () => {
+    // Every role needs ffprobe (the API measures video at create, workers scan and render):
+    // without it video caps could not be checked, so refuse to start rather than skip them.
+    await requireFfmpeg();
     const runtime = (parts.runtime = await openRuntime(config));
     const services = (parts.services = await openServices(runtime, { onError: onQueueError }));
     if (config.role !== 'api') {

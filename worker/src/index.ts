@@ -11,5 +11,7 @@ export { swapGif, type SwapGifInput, type SwapGifResult } from './animation/swap
 export { swapVideo, type FaceSwapItem, type SwapVideoInput, type SwapVideoResult } from './video/swap-video';
 export { swapGifOnPool, swapVideoOnPool } from './animation/run-on-pool';
 export { probeMedia, type MediaProbe, type ProbeOptions } from './animation/probe-media';
+export { probeImage, type ImageProbe } from './faces/probe-image';
 export { DEFAULT_GIF_CAPS, DEFAULT_VIDEO_CAPS, type GifCaps, type VideoCaps } from './animation/caps';
 export { requireFfmpeg } from './video/ffmpeg';
+export { makeThumbnail, THUMBNAIL_SIZE, type ThumbnailBox } from './thumbnails/make-thumbnail';

@@ -70,3 +70,11 @@ export function priceSwap(input: PricingInput): number {
       );
   }
 }
+
+/**
+ * The least a swap of this type and face count can cost, whatever its inputs turn out to be
+ * (a GIF can be free; a video costs at least one block at the lowest tier).
+ */
+export function cheapestPrice(type: PricingInput['type'], mappedFaces: number): number {
+  return priceSwap({ type, mappedFaces, durationSeconds: 0 });
+}

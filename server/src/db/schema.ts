@@ -115,7 +115,7 @@ export interface SettingsTable {
 
 export interface ContentScansTable {
   sha256: string;
-  status: 'pending' | 'clean' | 'flagged' | 'undecodable' | 'failed';
+  status: 'pending' | 'clean' | 'flagged' | 'undecodable' | 'too_large' | 'failed';
   media_kind: string;
   storage_key: string;
   scores: Json<Record<string, number>> | null;

@@ -10,6 +10,7 @@ import type { PgBoss } from 'pg-boss';
 import { inputKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
 import type { StoredInput } from './create-swap';
+import { measureMedia } from './measure';
 
 export interface CreateFaceDetectDeps {
   db: Db;
@@ -25,7 +26,7 @@ export interface FaceDetectJob {
 
 /**
  * POST /face-detect behind the route: the image is fetched through the same guard as swap
- * media and copied to storage; the task row and its job are written in one transaction, so a
+ * media, held to the engine's pixel limit by its header, and copied to storage; the task row and its job are written in one transaction, so a
  * failed queue insert leaves no task behind.
  */
 export async function createFaceDetectTask(
@@ -43,6 +44,7 @@ export async function createFaceDetectTask(
     timeoutMs: deps.config.media.fetchTimeoutMs,
     signal,
   });
+  await measureMedia('target_url', media.kind, media.bytes);
   const taskId = newId('fdt');
   const key = inputKey(taskId, 'target', media.kind);
   await deps.storage.put(key, media.bytes, media.mimeType);

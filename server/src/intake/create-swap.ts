@@ -2,7 +2,8 @@ import type { CreateSwapBody, PublicSwap } from '@doppel/contract';
 import type { Transaction } from 'kysely';
 import type { Caller } from '../auth/authenticate';
 import { chargeCredits } from '../billing/charges';
-import { priceSwap } from '../billing/pricing';
+import { cheapestPrice, priceSwap } from '../billing/pricing';
+import { getBalances } from '../accounts/credits';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
 import { ApiError } from '../errors';
@@ -14,7 +15,7 @@ import { queues, sendJob } from '../queue/boss';
 import { inputKey } from '../storage/keys';
 import { toPublicSwap } from '../tasks/public-swap';
 import { releaseCreateSlot, reserveCreateSlot } from './concurrency';
-import { measureTarget, type MediaMeasure } from './measure';
+import { measureMedia, type MediaMeasure } from './measure';
 import { requireCleanContent, type ScanGateDeps } from './scan-gate';
 
 export interface CreateSwapDeps extends ScanGateDeps {
@@ -63,7 +64,8 @@ function targetMaxBytes(config: Config, type: CreateSwapBody['type']): number {
 
 /**
  * POST /swaps behind the route: spec 4.3's rules in their order. The concurrent-create slot is
- * taken before anything else; both inputs are fetched through the guard, sniffed, size-checked
+ * taken before anything else, then a balance too small for the cheapest such swap is refused;
+ * both inputs are fetched through the guard, sniffed, size-checked, held to the engine's limits
  * and scanned; then, in one transaction, the credits are charged, the swap row written and its
  * job queued, so a failure anywhere leaves neither a charge nor a task behind.
  */
@@ -77,6 +79,13 @@ export async function createSwapTask(
   const swapId = newId('swp');
   const stored: string[] = [];
   try {
+    const mappedFaces = 'face_swaps' in body && body.face_swaps ? body.face_swaps.length : 1;
+    // Fetching, scanning and measuring cost us far more than they cost the caller: a balance
+    // that cannot pay for the cheapest swap of this shape is refused before any of it.
+    const cheapest = cheapestPrice(body.type, mappedFaces);
+    if ((await getBalances(deps.db, caller.userId)).total < cheapest) {
+      throw new ApiError('insufficient_credits', `A ${body.type} swap costs at least ${cheapest} credits, more than the balance.`);
+    }
     const fetchOptions = { guard: deps.guard, timeoutMs: deps.config.media.fetchTimeoutMs, signal: options.signal };
     if (body.webhook_url) await vetPublicUrl({ url: body.webhook_url, field: 'webhook_url', ...fetchOptions });
 
@@ -105,6 +114,11 @@ export async function createSwapTask(
     ]);
     const media = [target, ...sourceMedia];
 
+    // Limits come from headers and counted packets, before the scan decodes anything.
+    const [measure] = await Promise.all([
+      measureMedia('target_url', target.kind, target.bytes),
+      ...sourceMedia.map((m, i) => measureMedia(distinctSources[i]!.field, m.kind, m.bytes)),
+    ]);
     await requireCleanContent(
       deps,
       [
@@ -114,12 +128,11 @@ export async function createSwapTask(
       options.signal,
     );
 
-    const measure = await measureTarget(target.kind, target.bytes);
     const declared = body.type === 'gif' || body.type === 'video' ? body : undefined;
     if (declared && measure.durationSeconds !== undefined) requireTimesWithin(declared, measure.durationSeconds);
     const cost = priceSwap({
       type: body.type,
-      mappedFaces: 'face_swaps' in body && body.face_swaps ? body.face_swaps.length : 1,
+      mappedFaces,
       durationSeconds: measure.durationSeconds ?? declared?.duration_seconds,
       width: measure.width,
       height: measure.height,

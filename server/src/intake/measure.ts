@@ -1,4 +1,4 @@
-import { EngineError, probeMedia } from '@doppel/worker';
+import { EngineError, probeImage, probeMedia } from '@doppel/worker';
 import { ApiError } from '../errors';
 import type { MediaKind } from '../media/sniff';
 
@@ -9,20 +9,27 @@ export interface MediaMeasure {
   frames?: number;
 }
 
+const STILL_KINDS: readonly MediaKind[] = ['jpeg', 'png', 'webp'];
+
 /**
- * What pricing needs to know of a GIF or video target, read from the bytes, with the engine's
- * caps on duration, frames and resolution enforced before anything is charged. Media the probe
- * cannot read yields an empty measure: whether it decodes is the engine's judgement, with a clear
- * task error, and the caller's declared values stand in for pricing meanwhile.
+ * The engine's limits checked from an input's header (and, for video, its counted packets)
+ * before it is scanned or charged: a frame over the pixel limit, a GIF or video over the caps,
+ * answers payload_too_large without anything being decoded. For a GIF or video it also returns
+ * what pricing needs, measured from the bytes. Media the probe cannot read yields an empty
+ * measure: the scan and the engine judge it, and the caller's declared values stand in for
+ * pricing meanwhile.
  */
-export async function measureTarget(kind: MediaKind, bytes: Buffer): Promise<MediaMeasure> {
-  if (kind !== 'gif' && kind !== 'mp4' && kind !== 'mov' && kind !== 'webm') return {};
+export async function measureMedia(field: string, kind: MediaKind, bytes: Buffer): Promise<MediaMeasure> {
   try {
+    if (STILL_KINDS.includes(kind)) {
+      await probeImage(bytes);
+      return {};
+    }
     const { width, height, durationSeconds, frames } = await probeMedia(bytes, { caps: true });
     return { width, height, durationSeconds, frames };
   } catch (error) {
     if (error instanceof EngineError && error.reason === 'media_too_large') {
-      throw new ApiError('payload_too_large', `target_url: the ${error.message}.`);
+      throw new ApiError('payload_too_large', `${field}: the ${error.message}.`);
     }
     return {};
   }

@@ -59,6 +59,10 @@ export async function requireCleanContent(deps: ScanGateDeps, inputs: ScanInput[
   if (undecodable.length > 0) {
     throw new ApiError('unsupported_media_type', `${undecodable.join(' and ')}: the file cannot be decoded (damaged or incomplete).`);
   }
+  const tooLarge = inputsWith('too_large');
+  if (tooLarge.length > 0) {
+    throw new ApiError('payload_too_large', `${tooLarge.join(' and ')}: the media is over the size or length limits.`);
+  }
   if (verdicts.some((v) => v === undefined)) {
     throw new ApiError('api_temporarily_disabled', 'The inputs are still being scanned; retry shortly.', {
       headers: { 'retry-after': String(deps.config.scan.retryAfterSeconds) },
@@ -66,11 +70,11 @@ export async function requireCleanContent(deps: ScanGateDeps, inputs: ScanInput[
   }
 }
 
-type Verdict = 'clean' | 'flagged' | 'undecodable';
+type Verdict = 'clean' | 'flagged' | 'undecodable' | 'too_large';
 
 async function verdictOf(db: Db, sha256: string): Promise<Verdict | undefined> {
   const row = await db.selectFrom('content_scans').select('status').where('sha256', '=', sha256).executeTakeFirst();
-  return row?.status === 'clean' || row?.status === 'flagged' || row?.status === 'undecodable' ? row.status : undefined;
+  return row && row.status !== 'pending' && row.status !== 'failed' ? row.status : undefined;
 }
 
 /** Queues a scan unless one is done or under way; a failed scan is tried afresh. */

@@ -17,7 +17,8 @@ export interface ContentScanDeps {
  * Scans one input's bytes and records the verdict under their hash; the trigger on
  * content_scans wakes the create that is waiting for it. The copy made for the scan is
  * deleted once the verdict is in. Bytes that cannot be decoded get the final verdict
- * `undecodable` at once: no retry would read them. A scan that keeps failing otherwise is marked
+ * `undecodable` at once, and media over the caps (measured, whatever its header says) the final
+ * verdict `too_large`: no retry would change either. A scan that keeps failing otherwise is marked
  * failed on its last attempt, so the next create that needs it queues a fresh one.
  */
 export async function runContentScanJob(deps: ContentScanDeps, job: Job<ContentScanJob>): Promise<void> {
@@ -41,6 +42,8 @@ export async function runContentScanJob(deps: ContentScanDeps, job: Job<ContentS
   } catch (error) {
     if (error instanceof EngineError && error.reason === 'undecodable_input') {
       await record({ status: 'undecodable', reason: error.message });
+    } else if (error instanceof EngineError && error.reason === 'media_too_large') {
+      await record({ status: 'too_large', reason: error.message });
     } else if (job.retryCount < queues.contentScan.retryLimit) {
       throw error;
     } else {

@@ -6,6 +6,7 @@ import type { Db } from '../db/connect';
 import type { FaceDetectJob } from '../intake/create-face-detect';
 import type { StoredInput } from '../intake/create-swap';
 import { queues } from '../queue/boss';
+import { retireInputs } from './retire-inputs';
 import type { Storage } from '../storage/storage';
 
 export interface FaceDetectDeps {
@@ -18,7 +19,8 @@ const round = (n: number) => Math.round(n * 10) / 10;
 
 /**
  * queued -> processing -> done (with the faces in face order) or failed. A retry after a crash
- * finds the task in processing and runs it again; detection has no side effects.
+ * finds the task in processing and runs it again; detection has no side effects. Once the task
+ * has ended, the image is retired: a thumbnail with the boxes drawn on it stays.
  */
 export async function runFaceDetectJob(deps: FaceDetectDeps, job: Job<FaceDetectJob>): Promise<void> {
   const task = await deps.db
@@ -44,19 +46,20 @@ export async function runFaceDetectJob(deps: FaceDetectDeps, job: Job<FaceDetect
       .where('status', '=', 'processing')
       .execute();
 
+  const input = task.target as unknown as StoredInput;
+  let boxes: DetectedFace['bounding_box'][] = [];
   try {
-    const input = task.target as unknown as StoredInput;
     const description = await deps.detect(await deps.storage.get(input.key));
-    await finish({
-      status: 'done',
-      faces: description.faces.map(({ index, box }) => ({
-        index,
-        bounding_box: { x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height) },
-      })),
-    });
+    const faces = description.faces.map(({ index, box }) => ({
+      index,
+      bounding_box: { x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height) },
+    }));
+    await finish({ status: 'done', faces });
+    boxes = faces.map((face) => face.bounding_box);
   } catch (error) {
-    if (error instanceof EngineError) return void (await finish({ status: 'failed', error: error.message }));
-    if (job.retryCount < queues.faceDetect.retryLimit) throw error;
-    await finish({ status: 'failed', error: 'Face detection failed on our side; please create a new task.' });
+    if (error instanceof EngineError) await finish({ status: 'failed', error: error.message });
+    else if (job.retryCount < queues.faceDetect.retryLimit) throw error;
+    else await finish({ status: 'failed', error: 'Face detection failed on our side; please create a new task.' });
   }
+  await retireInputs(deps.storage, task.id, [{ role: 'target', ...input, boxes }]);
 }

@@ -2,15 +2,23 @@ import { sql } from 'kysely';
 import type { Config } from '../config';
 import type { Db } from '../db/connect';
 import { pruneIdempotencyKeys } from '../intake/idempotency';
+import { thumbnailKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
 
 /** How often housekeeping runs (cron). */
 export const MAINTENANCE_SCHEDULE = '*/10 * * * *';
 
-const storedKeys = (inputs: unknown): string[] => {
-  const { target, sources } = inputs as { target?: { key?: string }; sources?: { key?: string }[] };
-  return [target?.key, ...(sources ?? []).map((s) => s.key)].filter((k): k is string => typeof k === 'string');
+/** A task's inputs (gone already unless it never ended cleanly) and their thumbnails. */
+const storedKeys = (taskId: string, inputs: unknown): string[] => {
+  const { target, sources = [] } = inputs as { target?: { key?: string }; sources?: { key?: string }[] };
+  const roles = ['target', ...sources.map((_, i) => `source${i + 1}`)];
+  return [target?.key, ...sources.map((s) => s.key), ...roles.map((role) => thumbnailKey(taskId, role))].filter(
+    (k): k is string => typeof k === 'string',
+  );
 };
+
+/** Rows per batch: each batch is one storage call and one delete; batches run until none is left. */
+const RETENTION_BATCH = 500;
 
 /**
  * Housekeeping: Idempotency-Keys past their retention, create reservations of crashed requests,
@@ -23,28 +31,30 @@ export async function runMaintenance(deps: { db: Db; storage: Storage; config: C
   await db.deleteFrom('create_reservations').where('created_at', '<', sql<Date>`now() - interval '1 hour'`).execute();
 
   const cutoff = sql<Date>`now() - make_interval(days => ${config.retentionDays})`;
-  const swaps = await db
-    .selectFrom('swaps')
-    .select(['id', 'inputs', 'result_key'])
-    .where('created_at', '<', cutoff)
-    .where('status', 'in', ['done', 'failed', 'canceled'])
-    .limit(500)
-    .execute();
-  for (const swap of swaps) {
-    await storage.delete([...storedKeys(swap.inputs), ...(swap.result_key ? [swap.result_key] : [])]);
-    // Its webhook events and their attempts go with it (on delete cascade).
-    await db.deleteFrom('swaps').where('id', '=', swap.id).execute();
+  for (;;) {
+    const swaps = await db
+      .selectFrom('swaps')
+      .select(['id', 'inputs', 'result_key'])
+      .where('created_at', '<', cutoff)
+      .where('status', 'in', ['done', 'failed', 'canceled'])
+      .limit(RETENTION_BATCH)
+      .execute();
+    if (swaps.length === 0) break;
+    await storage.delete(swaps.flatMap((swap) => [...storedKeys(swap.id, swap.inputs), ...(swap.result_key ? [swap.result_key] : [])]));
+    // Their webhook events and attempts go with them (on delete cascade).
+    await db.deleteFrom('swaps').where('id', 'in', swaps.map((swap) => swap.id)).execute();
   }
 
-  const detections = await db
-    .selectFrom('face_detect_tasks')
-    .select(['id', 'target'])
-    .where('created_at', '<', cutoff)
-    .where('status', 'in', ['done', 'failed'])
-    .limit(500)
-    .execute();
-  for (const task of detections) {
-    await storage.delete(storedKeys({ target: task.target }));
-    await db.deleteFrom('face_detect_tasks').where('id', '=', task.id).execute();
+  for (;;) {
+    const detections = await db
+      .selectFrom('face_detect_tasks')
+      .select(['id', 'target'])
+      .where('created_at', '<', cutoff)
+      .where('status', 'in', ['done', 'failed'])
+      .limit(RETENTION_BATCH)
+      .execute();
+    if (detections.length === 0) break;
+    await storage.delete(detections.flatMap((task) => storedKeys(task.id, { target: task.target })));
+    await db.deleteFrom('face_detect_tasks').where('id', 'in', detections.map((task) => task.id)).execute();
   }
 }

@@ -1,6 +1,9 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config';
+import { ApiError } from '../errors';
+import { newRequestId } from '../http/request-id';
 
 /**
  * The Prometheus registry of one app and the HTTP metrics recorded into it. Other parts add
@@ -54,25 +57,43 @@ export function instrumentRequests(app: FastifyInstance, metrics: Metrics): void
   });
 }
 
-function metricsEndpoint(app: FastifyInstance, registry: Registry): void {
-  app.get('/metrics', async (_request, reply) => {
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** True when the request carries `Authorization: Bearer <token>`, compared in constant time. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const sent = /^Bearer (.+)$/.exec(header ?? '')?.[1] ?? '';
+  return timingSafeEqual(digest(sent), digest(token));
+}
+
+function metricsEndpoint(app: FastifyInstance, registry: Registry, token: string | undefined): void {
+  app.get('/metrics', async (request, reply) => {
+    if (token !== undefined && !bearerMatches(request.headers.authorization, token)) {
+      throw new ApiError('unauthorized', 'GET /metrics needs Authorization: Bearer <DOPPEL_METRICS_TOKEN>.');
+    }
     reply.type(registry.contentType);
     return registry.metrics();
   });
 }
 
 /**
- * GET /metrics in Prometheus text format: on the app's own port, or, when a metrics port is
- * configured, only on a separate server that starts and stops with the app.
+ * GET /metrics in Prometheus text format. Task counts and queue depth tell anyone who reads them
+ * how busy the service is, so the public API port serves them only behind DOPPEL_METRICS_TOKEN;
+ * DOPPEL_METRICS_PORT serves them on a separate (by default loopback) listener instead, which
+ * starts and stops with the app. With neither, /metrics is not served.
  */
 export function serveMetrics(app: FastifyInstance, metrics: Metrics, where: Config['metrics']): void {
   if (where.port === undefined) {
     app.decorate('metricsServer', null);
-    metricsEndpoint(app, metrics.registry);
+    if (where.token !== undefined) metricsEndpoint(app, metrics.registry, where.token);
     return;
   }
-  const server = Fastify({ logger: false });
-  metricsEndpoint(server, metrics.registry);
+  const server = Fastify({ logger: false, genReqId: newRequestId });
+  // Only the token check can fail here; it answers in the API's envelope like everything else.
+  server.setErrorHandler((error, request, reply) => {
+    const apiError = error instanceof ApiError ? error : new ApiError('internal_error', 'An unexpected error occurred; it is safe to retry.');
+    return reply.status(apiError.status).send(apiError.toEnvelope(request.id));
+  });
+  metricsEndpoint(server, metrics.registry, where.token);
   app.decorate('metricsServer', server);
   app.addHook('onReady', async () => {
     await server.listen({ port: where.port, host: where.host });

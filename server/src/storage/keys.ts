@@ -25,3 +25,9 @@ export function resultKey(taskId: string, kind: MediaKind): string {
 
 /** Bytes awaiting their content scan, named by their hash so each is scanned once. */
 export const scanKey = (sha256: string, kind: MediaKind) => `scans/${sha256}.${EXTENSION[kind]}`;
+
+/**
+ * A task input's thumbnail, kept after the input is deleted: `thumbs/<task id>/<role>.jpg`.
+ * Private like inputs (only `results/` is served publicly), so a derivable name is safe.
+ */
+export const thumbnailKey = (taskId: string, role: string) => `thumbs/${taskId}/${role}.jpg`;

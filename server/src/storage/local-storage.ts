@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { mkdir, readFile, rm, rmdir, writeFile, rename } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { assertStorageKey, type Storage } from './storage';
@@ -28,8 +28,13 @@ export class LocalStorage implements Storage {
     return readFile(this.pathOf(key));
   }
 
+  /** Deletes the files, then their folders where that left them empty (a task's own folder). */
   async delete(keys: string[]): Promise<void> {
-    await Promise.all(keys.map((key) => rm(this.pathOf(key), { force: true })));
+    const files = keys.map((key) => this.pathOf(key));
+    await Promise.all(files.map((file) => rm(file, { force: true })));
+    const folders = new Set(files.map((file) => path.dirname(file)).filter((folder) => folder !== this.root));
+    // rmdir refuses a folder that still holds something: exactly the ones to keep.
+    await Promise.all([...folders].map((folder) => rmdir(folder).catch(() => undefined)));
   }
 
   publicUrl(key: string): string {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { TestApp } from '../support/app';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
-import { finishedDetection } from '../support/poll';
+import { eventually, finishedDetection, stored } from '../support/poll';
+import { thumbnailKey } from '../../src/storage/keys';
 
 let world: IntakeWorld;
 let t: TestApp;
@@ -44,6 +45,31 @@ describe('a face-detect task', () => {
     });
     const centres = task.faces!.map((f) => f.bounding_box.x + f.bounding_box.width / 2);
     expect(centres).toEqual([...centres].sort((a, b) => a - b));
+  });
+
+  it('keeps a thumbnail with the boxes drawn on it in place of the image, which is deleted', async () => {
+    const account = await t.createAccount();
+    const created = await t.request('/api/v1/face-detect', { method: 'POST', key: account.apiKey, json: { target_url: world.url('/group.jpg') } });
+    const task = await finishedDetection(t, account.apiKey, created.body.task_id);
+    const row = await t.db.selectFrom('face_detect_tasks').select('target').where('id', '=', task.task_id).executeTakeFirstOrThrow();
+    await eventually('the image is deleted', async () => !(await stored(t, (row.target as { key: string }).key)));
+
+    const thumbnail = await sharp(await t.services.storage.get(thumbnailKey(task.task_id, 'target')))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const { width } = await sharp(demoPhoto(2)).metadata();
+    const scale = thumbnail.info.width / width!;
+    const box = task.faces![0]!.bounding_box;
+    // The middle of the box's top edge is drawn in the outline colour (#22d3ee), within the
+    // pixel or two that scaling and JPEG blur it by.
+    const [x, y] = [Math.round((box.x + box.width / 2) * scale), Math.round(box.y * scale)];
+    const distances: number[] = [];
+    for (let dy = -2; dy <= 2; dy++) {
+      const at = ((y + dy) * thumbnail.info.width + x) * thumbnail.info.channels;
+      const [r, g, b] = thumbnail.data.subarray(at, at + 3);
+      distances.push(Math.hypot(r! - 0x22, g! - 0xd3, b! - 0xee));
+    }
+    expect(Math.min(...distances)).toBeLessThan(60);
   });
 
   it('ends done with no faces for a picture without people', async () => {

@@ -2,7 +2,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
-import { finishedSwap } from '../support/poll';
+import { eventually, finishedSwap, stored } from '../support/poll';
+import { thumbnailKey } from '../../src/storage/keys';
 import { startS3Server, type TestS3Server } from '../support/s3-server';
 
 let world: IntakeWorld;
@@ -31,7 +32,7 @@ afterAll(async () => {
 });
 
 describe('with S3-compatible storage', () => {
-  it('keeps inputs and results in the bucket and answers with the bucket URL of the result', async () => {
+  it('keeps results in the bucket, answers with their bucket URL, and keeps thumbnails there in place of the inputs', async () => {
     const account = await t.createAccount({ credits: 2 });
     const created = await t.request('/api/v1/swaps', {
       method: 'POST',
@@ -49,8 +50,10 @@ describe('with S3-compatible storage', () => {
 
     const row = await t.db.selectFrom('swaps').select('inputs').where('id', '=', swap.id).executeTakeFirstOrThrow();
     const inputs = row.inputs as { target: { key: string } };
-    expect((await t.services.storage.get(inputs.target.key)).equals(demoPhoto(5))).toBe(true);
+    await eventually('the target upload is deleted', async () => !(await stored(t, inputs.target.key)));
+    const thumbnail = await sharp(await t.services.storage.get(thumbnailKey(swap.id, 'target'))).metadata();
+    expect([thumbnail.format, Math.max(thumbnail.width, thumbnail.height)]).toEqual(['jpeg', 320]);
     // The API serves no local files in this mode.
-    expect((await t.request(`/files/${inputs.target.key}`)).status).toBe(404);
+    expect((await t.request(`/files/${thumbnailKey(swap.id, 'target')}`)).status).toBe(404);
   });
 });

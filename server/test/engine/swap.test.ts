@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBalances } from '../../src/accounts/credits';
 import type { TestApp } from '../support/app';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
-import { finishedDetection, finishedSwap } from '../support/poll';
+import { eventually, finishedDetection, finishedSwap, stored } from '../support/poll';
+import { thumbnailKey } from '../../src/storage/keys';
 
 let world: IntakeWorld;
 let t: TestApp;
@@ -54,6 +55,26 @@ describe('an image swap', () => {
     const target = await sharp(demoPhoto(2)).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', target.width, target.height]);
     expect((await getBalances(t.db, account.userId)).total).toBe(2);
+  });
+
+  it('retires its uploads once it has ended: thumbnails of the target and the source stay, the inputs go', async () => {
+    const account = await t.createAccount({ credits: 1 });
+    const created = await t.request('/api/v1/swaps', {
+      method: 'POST',
+      key: account.apiKey,
+      json: { type: 'image', source_url: world.url('/face.jpg'), target_url: world.url('/group.jpg') },
+    });
+    expect((await finishedSwap(t, account.apiKey, created.body.id)).status).toBe('done');
+    const row = await t.db.selectFrom('swaps').select('inputs').where('id', '=', created.body.id).executeTakeFirstOrThrow();
+    const { target, sources } = row.inputs as { target: { key: string }; sources: { key: string }[] };
+    await eventually('the uploads are deleted', async () => !(await stored(t, target.key)) && !(await stored(t, sources[0]!.key)));
+    for (const [role, photo] of [['target', demoPhoto(2)], ['source1', demoPhoto(1)]] as const) {
+      const thumbnail = await sharp(await t.services.storage.get(thumbnailKey(created.body.id, role))).metadata();
+      const original = await sharp(photo).metadata();
+      expect(thumbnail.format).toBe('jpeg');
+      expect(Math.max(thumbnail.width, thumbnail.height)).toBe(320);
+      expect(thumbnail.width / thumbnail.height).toBeCloseTo(original.width / original.height, 1);
+    }
   });
 
   it('replaces only the named faces of a multi-face swap', async () => {
@@ -145,6 +166,8 @@ describe('cancel before pick-up', () => {
       }
       const after = await api.request(`/api/v1/swaps/${created.body.id}`, { key: account.apiKey });
       expect(after.body).toMatchObject({ status: 'canceled', result_url: null, progress: 0 });
+      const row = await t.db.selectFrom('swaps').select('inputs').where('id', '=', created.body.id).executeTakeFirstOrThrow();
+      expect(await stored(t, (row.inputs as { target: { key: string } }).target.key)).toBe(false);
       expect((await getBalances(api.db, account.userId)).total).toBe(2);
     } finally {
       await api.close();

@@ -331,7 +331,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('does not keep a source_unreachable refusal, but keeps an insufficient_credits one', async () => {
-    const account = await t.createAccount({ credits: 0 });
+    const account = await t.createAccount({ credits: 1 });
     const unreachable = { ...imageSwap(), source_url: world.url('/gone.jpg') };
     const headers = { 'idempotency-key': 'order-7785' };
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -339,10 +339,13 @@ describe('Idempotency-Key', () => {
       expect([res.status, res.body.error.code, res.headers.get('idempotent-replayed')]).toEqual([400, 'source_unreachable', null]);
     }
 
+    expect((await getBalances(t.db, account.userId)).total).toBe(1);
+
+    const broke = await t.createAccount({ credits: 0 });
     const poor = { 'idempotency-key': 'order-7786' };
-    const first = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: imageSwap(), headers: poor });
+    const first = await t.request('/api/v1/swaps', { method: 'POST', key: broke.apiKey, json: imageSwap(), headers: poor });
     expect([first.status, first.body.error.code]).toEqual([402, 'insufficient_credits']);
-    const replayed = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: imageSwap(), headers: poor });
+    const replayed = await t.request('/api/v1/swaps', { method: 'POST', key: broke.apiKey, json: imageSwap(), headers: poor });
     expect([replayed.status, replayed.body, replayed.headers.get('idempotent-replayed')]).toEqual([402, first.body, 'true']);
   });
 

@@ -45,6 +45,21 @@ describe('maintenance', () => {
     await expect(storage.get('results/r/swp_old.jpg')).rejects.toThrow();
   });
 
+  it('keeps up with any backlog: 1,201 expired swaps and their thumbnails are gone after one run', async () => {
+    const account = await t.createAccount();
+    const { storage } = t.services;
+    const rows = Array.from({ length: 1201 }, () => swapRow(account, { status: 'failed' }));
+    await t.db.insertInto('swaps').values(rows).execute();
+    await storage.put(`thumbs/${rows[0]!.id}/target.jpg`, Buffer.from('t'), 'image/jpeg');
+    await sql`update swaps set created_at = ${daysAgo(31)} where api_key_id = ${account.apiKeyId}`.execute(t.db);
+
+    await runMaintenance({ db: t.db, storage, config: t.config });
+
+    const left = await t.db.selectFrom('swaps').select('id').where('api_key_id', '=', account.apiKeyId).execute();
+    expect(left).toEqual([]);
+    await expect(storage.get(`thumbs/${rows[0]!.id}/target.jpg`)).rejects.toThrow();
+  });
+
   it('forgets Idempotency-Keys past their retention and keeps younger ones', async () => {
     const account = await t.createAccount();
     await t.db

@@ -4,12 +4,37 @@ import { insertSwap } from '../../src/tasks/swaps';
 import { faceDetectRow, swapRow } from '../api/task-rows';
 import { startTestApp, type TestApp } from '../support/app';
 
-describe('GET /metrics on the main port', () => {
+const TOKEN = 'metrics-token-0123456789';
+const scrape = (t: TestApp) => t.request('/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
+
+describe('GET /metrics on the API port', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ env: { DOPPEL_METRICS_TOKEN: TOKEN } });
   });
   afterAll(() => t.close());
+
+  it('is not served at all without DOPPEL_METRICS_TOKEN or DOPPEL_METRICS_PORT', async () => {
+    const plain = await startTestApp();
+    try {
+      const response = await plain.request('/metrics');
+      expect(response.status).toBe(404);
+      expect(response.body.error.code).toBe('not_found');
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it.each([
+    ['no Authorization header', {}],
+    ['a wrong token', { authorization: 'Bearer metrics-token-wrong-00000' }],
+    ['the token without the Bearer scheme', { authorization: TOKEN }],
+  ])('answers unauthorized in the envelope for %s', async (_, headers: Record<string, string>) => {
+    const response = await t.request('/metrics', { headers });
+    expect(response.status).toBe(401);
+    expect(response.body.error.code).toBe('unauthorized');
+    expect(response.text).not.toContain('doppel_');
+  });
 
   it('counts requests and their latency by route pattern and status, in Prometheus text', async () => {
     const { apiKey } = await t.createAccount();
@@ -17,7 +42,7 @@ describe('GET /metrics on the main port', () => {
     await t.request('/api/v1/swaps/swp_missing', { key: apiKey });
     await t.request('/api/v1/me');
 
-    const response = await t.request('/metrics');
+    const response = await scrape(t);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(response.text).toContain('doppel_http_requests_total{method="GET",route="/api/v1/me",status="200"} 1');
@@ -29,6 +54,14 @@ describe('GET /metrics on the main port', () => {
     expect(response.text).not.toContain('swp_missing');
     expect(response.text).toContain('process_cpu_seconds_total');
   });
+});
+
+describe('task and queue figures in /metrics', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { DOPPEL_METRICS_TOKEN: TOKEN } });
+  });
+  afterAll(() => t.close());
 
   it('reports tasks by type and status, and jobs waiting per queue', async () => {
     const account = await t.createAccount();
@@ -38,12 +71,20 @@ describe('GET /metrics on the main port', () => {
     await insertFaceDetectTask(t.db, faceDetectRow(account, { status: 'queued' }));
     await t.services.boss.send('face-detect', { taskId: 'fdt_metrics' });
 
-    const text = (await t.request('/metrics')).text;
+    const text = (await scrape(t)).text;
     expect(text).toContain('doppel_swaps{type="gif",status="failed"} 2');
     expect(text).toContain('doppel_swaps{type="image",status="done"} 1');
     expect(text).toContain('doppel_face_detections{status="queued"} 1');
     expect(text).toContain('doppel_queue_jobs{queue="face-detect",state="queued"} 1');
     expect(text).toContain('doppel_queue_jobs{queue="swap",state="queued"} 0');
+  });
+
+  it('reads the database once per 10 s however often it is scraped: a swap written meanwhile shows later', async () => {
+    const account = await t.createAccount();
+    await scrape(t);
+    await insertSwap(t.db, swapRow(account, { type: 'video', status: 'done' }));
+    const text = (await scrape(t)).text;
+    expect(text).not.toContain('doppel_swaps{type="video",status="done"}');
   });
 });
 

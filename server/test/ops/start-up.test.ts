@@ -33,6 +33,15 @@ describe('pnpm start', () => {
     expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^invalid configuration: DOPPEL_PORT: /)]);
   });
 
+  it('refuses to start, naming the variable, when ffprobe cannot be run', async () => {
+    const child = start({ DOPPEL_FFPROBE_PATH: path.join(dataDir, 'no-such-ffprobe'), DOPPEL_DATA_DIR: dataDir, DOPPEL_PORT: '0' });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    expect(await exitOf(child)).toBe(1);
+    expect(stderr).toMatch(/could not start: .*no-such-ffprobe.*DOPPEL_FFPROBE_PATH/);
+    expect(existsSync(path.join(dataDir, 'postgres'))).toBe(false);
+  });
+
   it('serves on the embedded PostgreSQL and stops it cleanly on SIGTERM', async () => {
     const child = start({ DOPPEL_DATA_DIR: dataDir, DOPPEL_PORT: '0', DOPPEL_LOG_LEVEL: 'info' });
     const exited = exitOf(child);

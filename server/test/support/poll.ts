@@ -35,3 +35,19 @@ export const finishedSwap = (app: TestApp, key: string, id: string, onPoll?: (sw
 /** The face-detect task once it is done or failed. */
 export const finishedDetection = (app: TestApp, key: string, id: string) =>
   pollUntil(app, key, `/api/v1/face-detect/${id}`, (s: FaceDetectTask) => TERMINAL.includes(s.status));
+
+/** Resolves once `holds` answers true (checked every 200 ms); fails with `what` at the deadline. */
+export async function eventually(what: string, holds: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await holds())) {
+    if (Date.now() > deadline) throw new Error(`never came true: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** True while storage still holds `key`. */
+export const stored = (app: TestApp, key: string) =>
+  app.services.storage.get(key).then(
+    () => true,
+    () => false,
+  );

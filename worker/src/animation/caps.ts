@@ -34,13 +34,25 @@ export function checkGifCaps(gif: { width: number; height: number; frames: numbe
   if (problems.length > 0) throw new EngineError('media_too_large', `GIF is too large: ${problems.join(', ')}`);
 }
 
+/** Frames a video within the caps can hold: its longest duration at its highest rate. */
+export const videoFrameBudget = (caps: VideoCaps): number => Math.ceil(caps.maxDurationSeconds * caps.maxFps);
+
 /**
+ * Duration and frames are the measured ones (`probeVideo` counts packets), so a header that
+ * understates the length does not get a long video past the caps.
  * Width and height are compared as a landscape pair against a landscape limit, so a portrait
  * 1080x1920 clip passes a 1920x1080 cap.
  */
-export function checkVideoCaps(video: { width: number; height: number; fps: number; durationSeconds: number }, caps: VideoCaps = DEFAULT_VIDEO_CAPS): void {
+export function checkVideoCaps(
+  video: { width: number; height: number; fps: number; durationSeconds: number; frames: number; truncated: boolean },
+  caps: VideoCaps = DEFAULT_VIDEO_CAPS,
+): void {
   const problems: string[] = [];
-  if (video.durationSeconds > caps.maxDurationSeconds) problems.push(`${video.durationSeconds.toFixed(1)} s long (at most ${caps.maxDurationSeconds} s)`);
+  if (video.durationSeconds > caps.maxDurationSeconds) {
+    problems.push(`${video.truncated ? 'over ' : ''}${video.durationSeconds.toFixed(1)} s long (at most ${caps.maxDurationSeconds} s)`);
+  }
+  const maxFrames = videoFrameBudget(caps);
+  if (video.truncated || video.frames > maxFrames) problems.push(`${video.truncated ? 'over ' : ''}${video.frames} frames (at most ${maxFrames})`);
   const [long, short] = [Math.max(video.width, video.height), Math.min(video.width, video.height)];
   if (long > Math.max(caps.maxWidth, caps.maxHeight) || short > Math.min(caps.maxWidth, caps.maxHeight)) {
     problems.push(`${video.width}x${video.height} px (at most ${caps.maxWidth}x${caps.maxHeight})`);

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { probeVideo } from '../video/probe-video';
-import { checkGifCaps, checkVideoCaps, DEFAULT_GIF_CAPS, DEFAULT_VIDEO_CAPS, type GifCaps, type VideoCaps } from './caps';
+import { checkGifCaps, checkVideoCaps, DEFAULT_GIF_CAPS, DEFAULT_VIDEO_CAPS, videoFrameBudget, type GifCaps, type VideoCaps } from './caps';
 import { gifDurationSeconds, readGifHeader } from './gif-frames';
 
 /** What the server needs at create time: measured size and duration, for caps and pricing. */
@@ -19,8 +19,8 @@ const isGif = (bytes: Buffer) => bytes.subarray(0, 4).toString('latin1') === 'GI
 
 /**
  * Measures a GIF (bytes) or a video (bytes or a file path) without decoding its frames: GIFs
- * through sharp's header reading, videos through ffprobe. Video bytes go through a temporary
- * file, since MP4 indexes often sit at the end.
+ * through sharp's header reading, videos by counting their packets with ffprobe. Video bytes go
+ * through a temporary file, since MP4 indexes often sit at the end.
  */
 export async function probeMedia(media: Buffer | string, options: ProbeOptions = {}): Promise<MediaProbe> {
   const caps = options.caps === true ? {} : options.caps;
@@ -33,8 +33,10 @@ export async function probeMedia(media: Buffer | string, options: ProbeOptions =
   try {
     const file = scratch ? path.join(scratch, 'input') : (media as string);
     if (scratch) await writeFile(file, media);
-    const video = await probeVideo(file);
-    if (caps) checkVideoCaps(video, caps.video ?? DEFAULT_VIDEO_CAPS);
+    const videoCaps = caps ? (caps.video ?? DEFAULT_VIDEO_CAPS) : undefined;
+    // Counting one packet past the budget is enough to refuse: the rest is never read.
+    const video = await probeVideo(file, videoCaps ? { maxPackets: videoFrameBudget(videoCaps) + 1 } : {});
+    if (videoCaps) checkVideoCaps(video, videoCaps);
     const { width, height, frames, durationSeconds, fps } = video;
     return { kind: 'video', width, height, frames, durationSeconds, fps, hasAudio: video.audioCodec !== null };
   } finally {

@@ -1,5 +1,7 @@
 import sharp from 'sharp';
+import { MAX_INPUT_PIXELS } from '../faces/decode-image';
 import { EngineError } from '../faces/engine-error';
+import { probeImage } from '../faces/probe-image';
 import { MODEL_INPUT_SIZE } from './model';
 
 /** The input could not be read as an image; the decoder's complaint stays in the cause. */
@@ -7,14 +9,12 @@ function undecodable(cause: unknown): EngineError {
   return new EngineError('undecodable_input', 'cannot decode the image: it is damaged or incomplete', { cause });
 }
 
-/** Number of frames (pages) in an image: above 1 for animated GIF or WebP. */
+/**
+ * Number of frames (pages) in an image: above 1 for animated GIF or WebP. A frame over the
+ * engine's pixel limit is refused from the header, before anything is decoded.
+ */
 export async function countFrames(bytes: Buffer): Promise<number> {
-  try {
-    const { pages } = await sharp(bytes).metadata();
-    return pages ?? 1;
-  } catch (error) {
-    throw undecodable(error);
-  }
+  return (await probeImage(bytes)).frames;
 }
 
 /**
@@ -29,7 +29,8 @@ export async function countFrames(bytes: Buffer): Promise<number> {
  */
 export async function decodeFrame(bytes: Buffer, frame = 0): Promise<Uint8Array> {
   try {
-    const { data, info } = await sharp(bytes, { page: frame })
+    // The limit again, per decode: frames of stills come here without passing countFrames.
+    const { data, info } = await sharp(bytes, { page: frame, limitInputPixels: MAX_INPUT_PIXELS })
       .rotate()
       .flatten({ background: '#ffffff' })
       .resize(MODEL_INPUT_SIZE, MODEL_INPUT_SIZE, { fit: 'fill', kernel: 'nearest', fastShrinkOnLoad: false })

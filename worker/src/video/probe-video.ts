@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { EngineError } from '../faces/engine-error';
 import { ffprobePath, requireFfmpeg } from './ffmpeg';
@@ -14,9 +15,15 @@ export interface VideoInfo {
   fps: number;
   /** The same rate as ffmpeg writes it (e.g. 30000/1001), passed back to ffmpeg exactly. */
   frameRate: string;
+  /**
+   * How long the pictures play, measured from the packets' own timestamps. A container's
+   * duration field is written by whoever made the file and may say anything.
+   */
   durationSeconds: number;
-  /** Frames in the stream (counted by the container, else duration times rate): for progress. */
+  /** Video packets in the stream, counted (at most `maxPackets`, see `ProbeVideoOptions`). */
   frames: number;
+  /** True when counting stopped at `maxPackets`: the stream has more, and plays at least this long. */
+  truncated: boolean;
   /** Codec of the first audio stream, or null without audio. */
   audioCodec: string | null;
 }
@@ -28,8 +35,6 @@ interface ProbeStream {
   height?: number;
   avg_frame_rate?: string;
   r_frame_rate?: string;
-  duration?: string;
-  nb_frames?: string;
   tags?: { rotate?: string };
   side_data_list?: { rotation?: number }[];
 }
@@ -39,12 +44,74 @@ const rate = (value: string | undefined): number => {
   return num && den ? num / den : 0;
 };
 
-/** Reads a video file's streams with ffprobe; refuses a file without a decodable video stream. */
-export async function probeVideo(file: string): Promise<VideoInfo> {
-  await requireFfmpeg();
-  let parsed: { streams?: ProbeStream[]; format?: { duration?: string } };
+export interface ProbeVideoOptions {
+  /** Stop counting packets past this many (a cap's frame budget): the file is too long anyway. */
+  maxPackets?: number;
+}
+
+/** Enough for any clip the default caps admit (120 s at 60 fps) and a margin to refuse it by. */
+const DEFAULT_MAX_PACKETS = 20_000;
+const PACKET_SCAN_TIMEOUT_MS = 30_000;
+
+interface PacketSpan {
+  packets: number;
+  /** First timestamp to the end of the last packet, in seconds; 0 when no packet has a time. */
+  seconds: number;
+  truncated: boolean;
+}
+
+/**
+ * Demuxes the first video stream (no decoding) and counts its packets and the time they span.
+ * Reading stops, and ffprobe is killed, once `maxPackets` are counted.
+ */
+async function measurePackets(file: string, fallbackPacketSeconds: number, maxPackets: number): Promise<PacketSpan> {
+  const child = spawn(ffprobePath(), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0', file], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const exited = new Promise<void>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', () => resolve());
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, PACKET_SCAN_TIMEOUT_MS);
+  let packets = 0;
+  let first = Infinity;
+  let end = -Infinity;
+  let truncated = false;
   try {
-    const { stdout } = await run(ffprobePath(), ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], {
+    for await (const line of createInterface({ input: child.stdout })) {
+      const [pts, duration] = line.split(',').map(Number);
+      packets++;
+      if (Number.isFinite(pts)) {
+        first = Math.min(first, pts!);
+        end = Math.max(end, pts! + (duration! > 0 ? duration! : fallbackPacketSeconds));
+      }
+      if (packets >= maxPackets) {
+        truncated = true;
+        break;
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+  await exited;
+  if (timedOut) throw new Error(`counting the packets took over ${PACKET_SCAN_TIMEOUT_MS / 1000} s`);
+  return { packets, seconds: end > first ? end - first : 0, truncated };
+}
+
+/**
+ * Reads a video file's streams with ffprobe; refuses a file without a decodable video stream.
+ * Duration and frame count come from the packets themselves, not from the container's header.
+ */
+export async function probeVideo(file: string, options: ProbeVideoOptions = {}): Promise<VideoInfo> {
+  await requireFfmpeg();
+  let parsed: { streams?: ProbeStream[] };
+  try {
+    const { stdout } = await run(ffprobePath(), ['-v', 'error', '-print_format', 'json', '-show_streams', file], {
       timeout: 30_000,
       maxBuffer: 4 * 1024 * 1024,
     });
@@ -57,9 +124,15 @@ export async function probeVideo(file: string): Promise<VideoInfo> {
   if (!video) throw new EngineError('undecodable_input', 'cannot read the video: it has no video stream');
   const frameRate = rate(video.avg_frame_rate) ? video.avg_frame_rate! : (video.r_frame_rate ?? '');
   const fps = rate(frameRate);
-  // The video stream's own duration: an audio track may run longer than the pictures.
-  const durationSeconds = Number(video.duration) || Number(parsed.format?.duration) || 0;
-  if (!(fps > 0) || !(durationSeconds > 0)) throw new EngineError('undecodable_input', 'cannot read the video: unknown frame rate or duration');
+  if (!(fps > 0)) throw new EngineError('undecodable_input', 'cannot read the video: unknown frame rate');
+  // The video stream's packets: an audio track may run longer than the pictures.
+  let span: PacketSpan;
+  try {
+    span = await measurePackets(file, 1 / fps, options.maxPackets ?? DEFAULT_MAX_PACKETS);
+  } catch (error) {
+    throw new EngineError('undecodable_input', 'cannot read the video: its packets cannot be read', { cause: error });
+  }
+  if (span.packets === 0 || !(span.seconds > 0)) throw new EngineError('undecodable_input', 'cannot read the video: it has no timed video frames');
   const rotation = Number(video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? video.tags?.rotate ?? 0);
   const turned = Math.abs(rotation) % 180 === 90;
   const audio = streams.find((s) => s.codec_type === 'audio');
@@ -68,8 +141,9 @@ export async function probeVideo(file: string): Promise<VideoInfo> {
     height: turned ? video.width! : video.height!,
     fps,
     frameRate,
-    durationSeconds,
-    frames: Number(video.nb_frames) || Math.max(1, Math.round(durationSeconds * fps)),
+    durationSeconds: span.seconds,
+    frames: span.packets,
+    truncated: span.truncated,
     audioCodec: audio?.codec_name ?? null,
   };
 }

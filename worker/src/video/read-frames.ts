@@ -5,8 +5,17 @@ import { startFfmpeg } from './child-process';
 export interface ReadFramesOptions {
   /** Start decoding at this time instead of the first frame. */
   startSeconds?: number;
-  /** Stop after this many frames. */
+  /** Stop after this many frames (at most the measured length's frames, whatever is asked). */
   maxFrames?: number;
+}
+
+/** What `probeVideo` measured of the file: decoding never runs past it. */
+export interface FrameSource {
+  width: number;
+  height: number;
+  frameRate: string;
+  fps: number;
+  durationSeconds: number;
 }
 
 /**
@@ -14,17 +23,26 @@ export interface ReadFramesOptions {
  * repeated or dropped as ffmpeg's `-fps_mode cfr` decides for variable-rate input). Frames come
  * through a pipe and are yielded as they complete; the pipe pauses while the consumer works, so
  * memory holds only the frames the consumer keeps.
+ *
+ * Decoding is bounded by the measured duration (`-t`) and the frames it holds at the output rate
+ * (`-frames:v`): timestamps that jump far ahead, which `cfr` would fill with repeated frames,
+ * cannot make a video render longer than it was measured and priced.
  */
-export async function* readFrames(file: string, video: { width: number; height: number; frameRate: string }, options: ReadFramesOptions = {}): AsyncGenerator<RgbImage> {
+export async function* readFrames(file: string, video: FrameSource, options: ReadFramesOptions = {}): AsyncGenerator<RgbImage> {
   const { width, height } = video;
+  const start = options.startSeconds ?? 0;
+  const remaining = Math.max(0, video.durationSeconds - start);
+  const budget = Math.ceil(remaining * video.fps) + 1;
+  const maxFrames = Math.min(budget, options.maxFrames ?? budget);
   const ffmpeg = startFfmpeg(
     [
-      ...(options.startSeconds ? ['-ss', options.startSeconds.toFixed(3)] : []),
+      ...(start ? ['-ss', start.toFixed(3)] : []),
       '-i', file,
       '-map', '0:v:0',
       '-fps_mode', 'cfr',
       '-r', video.frameRate,
-      ...(options.maxFrames !== undefined ? ['-frames:v', String(options.maxFrames)] : []),
+      '-t', (remaining + 1 / video.fps).toFixed(3),
+      '-frames:v', String(maxFrames),
       '-f', 'rawvideo',
       '-pix_fmt', 'rgb24',
       'pipe:1',

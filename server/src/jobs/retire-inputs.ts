@@ -1,0 +1,27 @@
+import { makeThumbnail, type ThumbnailBox } from '@doppel/worker';
+import type { StoredInput } from '../intake/create-swap';
+import { thumbnailKey } from '../storage/keys';
+import type { Storage } from '../storage/storage';
+
+export interface RetiredInput extends StoredInput {
+  /** Names the thumbnail: `target`, `source1`, ... */
+  role: string;
+  /** Face boxes drawn on the thumbnail (face detection's result). */
+  boxes?: ThumbnailBox[];
+}
+
+/**
+ * A task that has ended needs its inputs no more (a retry of the create replays the task, it
+ * never re-reads them): each is replaced by a thumbnail, so the task can still be shown, and
+ * deleted. Storage then holds, per task, its result and a few small JPEGs, not the uploads.
+ * An input already gone (retired before) or that cannot be pictured is simply not thumbnailed.
+ */
+export async function retireInputs(storage: Storage, taskId: string, inputs: RetiredInput[]): Promise<void> {
+  for (const input of inputs) {
+    const bytes = await storage.get(input.key).catch(() => null);
+    if (!bytes) continue;
+    const thumbnail = await makeThumbnail(bytes, input.kind, { boxes: input.boxes }).catch(() => null);
+    if (thumbnail) await storage.put(thumbnailKey(taskId, input.role), thumbnail, 'image/jpeg');
+  }
+  await storage.delete(inputs.map((input) => input.key));
+}
