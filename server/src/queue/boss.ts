@@ -69,7 +69,7 @@ export async function sendJob(
   db: Kysely<Database>,
   queue: QueueName,
   data: object,
-  options: { startAfter?: Date } = {},
+  options: { startAfter?: Date; group?: { id: string } } = {},
 ): Promise<string> {
   const id = await boss.send(queue, data, { db: fromKysely(db), ...options });
   if (!id) throw new Error(`queue ${queue} did not accept the job`);

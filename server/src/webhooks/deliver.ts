@@ -85,7 +85,7 @@ async function recordOutcome(
     const startAfter = new Date(Date.now() + delay);
     const still = await settled.set({ next_attempt_at: startAfter }).executeTakeFirst();
     if (still.numUpdatedRows > 0n) {
-      await queueWebhookAttempt(boss, trx, { eventId: event.id, step: job.step + 1 }, startAfter);
+      await queueWebhookAttempt(boss, trx, { eventId: event.id, step: job.step + 1 }, event.api_key_id, startAfter);
     }
   });
 }

@@ -68,8 +68,8 @@ export async function listDeliveries(db: Db, swapId: string): Promise<WebhookEve
  * is recorded and not retried, a success marks the event delivered. False for an unknown event.
  */
 export async function redeliver(db: Db, boss: PgBoss, eventId: string): Promise<boolean> {
-  const event = await db.selectFrom('webhook_events').select('id').where('id', '=', eventId).executeTakeFirst();
+  const event = await db.selectFrom('webhook_events').select('api_key_id').where('id', '=', eventId).executeTakeFirst();
   if (!event) return false;
-  await queueWebhookAttempt(boss, db, { eventId, step: null });
+  await queueWebhookAttempt(boss, db, { eventId, step: null }, event.api_key_id);
   return true;
 }

@@ -46,6 +46,6 @@ export async function enqueueWebhookEvent(trx: Transaction<Database>, boss: PgBo
       next_attempt_at: new Date(),
     })
     .execute();
-  await queueWebhookAttempt(boss, trx, { eventId: id, step: 0 });
+  await queueWebhookAttempt(boss, trx, { eventId: id, step: 0 }, swap.api_key_id);
   return id;
 }

@@ -1,7 +1,7 @@
 import type { PgBoss } from 'pg-boss';
 import { queues } from '../queue/boss';
 import { deliverWebhook, type WebhookDeliveryDeps } from './deliver';
-import type { WebhookJob } from './job';
+import { DELIVERIES_PER_KEY, type WebhookJob } from './job';
 
 export interface WebhookWorkerOptions {
   /** Attempts in flight at once in this process; deliveries wait on the network, not the CPU. */
@@ -24,6 +24,9 @@ export function registerWebhookWorker(
     queues.webhook.name,
     {
       localConcurrency: options.concurrency ?? 4,
+      // Counted in this process: pg-boss's database-wide group limit is checked by concurrent
+      // fetches that cannot see each other's claims, so it lets a burst of one key through.
+      localGroupConcurrency: DELIVERIES_PER_KEY,
       ...(options.pollingIntervalSeconds ? { pollingIntervalSeconds: options.pollingIntervalSeconds } : {}),
     },
     async (jobs) => {

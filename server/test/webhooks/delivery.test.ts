@@ -246,6 +246,29 @@ describe('webhook retries', () => {
     expect(requestsTo(path)).toHaveLength(MAX_ATTEMPTS);
   });
 
+  it("does not let a key whose receiver never answers hold up another key's webhooks", async () => {
+    const newKey = async () => issueApiKey(database.db, vault, (await createUser(database.db, { email: `${newId('usr')}@example.com` })).id);
+    const [slow, prompt] = [await newKey(), await newKey()];
+    const stalled: { end(): void }[] = [];
+    let released = false;
+    // Takes the request and never answers (until the test ends), like a receiver that hangs.
+    const hang = receiverUrl('/hangs', (_req, res) => (released ? res.end() : void stalled.push(res)));
+    for (let i = 0; i < 4; i++) await finishSwap(await createSwap(hang, slow.id), 'done');
+    await eventually(async () => (requestsTo('/hangs').length > 0 ? true : undefined), 'the hanging receiver to be called');
+
+    const swap = await createSwap(receiverUrl('/prompt', verifyingReceiver(prompt.key)), prompt.id);
+    await finishSwap(swap, 'done');
+    try {
+      await settled(swap.id, 'delivered', 1);
+      // Four events wait for that receiver, yet it holds one delivery slot only: the other
+      // key's webhook went through while the first attempt still hung.
+      expect(requestsTo('/hangs')).toHaveLength(1);
+    } finally {
+      released = true;
+      for (const response of stalled) response.end();
+    }
+  });
+
   it('does not follow a redirect: the 3xx is a failed attempt and the new location gets nothing', async () => {
     receiverUrl('/moved-here', verifyingReceiver(key.key));
     const swap = await createSwap(receiverUrl('/moved', redirectTo('/moved-here', 307)));
