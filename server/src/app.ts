@@ -14,6 +14,7 @@ import type { Runtime } from './runtime';
 import type { Services } from './services';
 import { LocalStorage } from './storage/local-storage';
 import { serveLocalFiles } from './storage/serve-local-files';
+import { IntakeBudget } from './intake/intake-budget';
 
 export interface AppOptions {
   /** The process's logger (createLogger); a silent-by-config one of its own when absent. */
@@ -43,7 +44,8 @@ export async function buildApp(
     // HEAD is not a documented method of any endpoint: it gets 405 like every other one.
     exposeHeadRoutes: false,
   });
-  app.decorate('deps', { config, db, vault, metrics, boss, storage, guard, notifications });
+  const intakeBudget = new IntakeBudget(config.media.intakeBudgetBytes);
+  app.decorate('deps', { config, db, vault, metrics, boss, storage, guard, notifications, intakeBudget });
 
   const routes = trackRoutes(app);
   exposeRequestId(app);

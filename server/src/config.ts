@@ -38,6 +38,7 @@ const EnvSchema = z.object({
   DOPPEL_MAX_IMAGE_BYTES: int(1024).default(15 * MiB),
   DOPPEL_MAX_GIF_BYTES: int(1024).default(30 * MiB),
   DOPPEL_MAX_VIDEO_BYTES: int(1024).default(200 * MiB),
+  DOPPEL_INTAKE_BUDGET_BYTES: int(1024).default(1024 * MiB),
   DOPPEL_FETCH_TIMEOUT_SECONDS: int(1, 600).default(30),
   DOPPEL_WAIT_BUDGET_SECONDS: int(0, 600).default(60),
   DOPPEL_SCAN_WAIT_SECONDS: int(0, 120).default(20),
@@ -80,6 +81,8 @@ export interface Config {
     dohUrls: string[];
     allowPrivateCidrs: string[];
     maxBytes: { image: number; gif: number; video: number };
+    /** Fetched media all creates of one process may hold in memory at once. */
+    intakeBudgetBytes: number;
     fetchTimeoutMs: number;
   };
   waitBudgetSeconds: number;
@@ -132,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dohUrls: e.DOPPEL_DOH_URLS,
       allowPrivateCidrs: e.DOPPEL_ALLOW_PRIVATE_CIDRS,
       maxBytes: { image: e.DOPPEL_MAX_IMAGE_BYTES, gif: e.DOPPEL_MAX_GIF_BYTES, video: e.DOPPEL_MAX_VIDEO_BYTES },
+      intakeBudgetBytes: e.DOPPEL_INTAKE_BUDGET_BYTES,
       fetchTimeoutMs: e.DOPPEL_FETCH_TIMEOUT_SECONDS * 1000,
     },
     waitBudgetSeconds: e.DOPPEL_WAIT_BUDGET_SECONDS,

@@ -1,6 +1,7 @@
 import type { KeyVault } from '../auth/key-vault';
 import type { Config } from '../config';
 import type { Db } from '../db/connect';
+import type { IntakeBudget } from '../intake/intake-budget';
 import type { Metrics } from '../ops/metrics';
 import type { Services } from '../services';
 
@@ -14,6 +15,8 @@ export interface AppDeps {
   storage: Services['storage'];
   guard: Services['guard'];
   notifications: Services['notifications'];
+  /** Bytes of fetched media this process's creates may hold at once. */
+  intakeBudget: IntakeBudget;
 }
 
 declare module 'fastify' {

@@ -10,6 +10,7 @@ import type { PgBoss } from 'pg-boss';
 import { inputKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
 import type { StoredInput } from './create-swap';
+import type { IntakeBudget, IntakeShare } from './intake-budget';
 import { measureMedia } from './measure';
 
 export interface CreateFaceDetectDeps {
@@ -18,6 +19,7 @@ export interface CreateFaceDetectDeps {
   storage: Storage;
   guard: FetchGuard;
   config: Config;
+  intakeBudget: IntakeBudget;
 }
 
 export interface FaceDetectJob {
@@ -26,13 +28,29 @@ export interface FaceDetectJob {
 
 /**
  * POST /face-detect behind the route: the image is fetched through the same guard as swap
- * media, held to the engine's pixel limit by its header, and copied to storage; the task row and its job are written in one transaction, so a
- * failed queue insert leaves no task behind.
+ * media (within the process's intake budget), held to the engine's pixel limit by its header,
+ * and copied to storage; the task row and its job are written in one transaction, so a failed
+ * queue insert leaves no task behind.
  */
 export async function createFaceDetectTask(
   deps: CreateFaceDetectDeps,
   caller: Caller,
   targetUrl: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const share = deps.intakeBudget.open();
+  try {
+    return await storeFaceDetectTask(deps, caller, targetUrl, share, signal);
+  } finally {
+    share.release();
+  }
+}
+
+async function storeFaceDetectTask(
+  deps: CreateFaceDetectDeps,
+  caller: Caller,
+  targetUrl: string,
+  share: IntakeShare,
   signal?: AbortSignal,
 ): Promise<string> {
   const media = await fetchMedia({
@@ -43,6 +61,7 @@ export async function createFaceDetectTask(
     guard: deps.guard,
     timeoutMs: deps.config.media.fetchTimeoutMs,
     signal,
+    share,
   });
   await measureMedia('target_url', media.kind, media.bytes);
   const taskId = newId('fdt');

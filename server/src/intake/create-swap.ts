@@ -15,12 +15,14 @@ import { queues, sendJob } from '../queue/boss';
 import { inputKey } from '../storage/keys';
 import { toPublicSwap } from '../tasks/public-swap';
 import { releaseCreateSlot, reserveCreateSlot } from './concurrency';
+import type { IntakeBudget } from './intake-budget';
 import { measureMedia, type MediaMeasure } from './measure';
 import { requireCleanContent, type ScanGateDeps } from './scan-gate';
 
 export interface CreateSwapDeps extends ScanGateDeps {
   guard: FetchGuard;
   config: Config;
+  intakeBudget: IntakeBudget;
 }
 
 /** What the swap job reads back: where each input was copied, and what was measured of it. */
@@ -78,6 +80,7 @@ export async function createSwapTask(
   const reservation = await reserveCreateSlot(deps.db, caller.apiKeyId, deps.config.rateLimit.concurrentCreates);
   const swapId = newId('swp');
   const stored: string[] = [];
+  const share = deps.intakeBudget.open();
   try {
     const mappedFaces = 'face_swaps' in body && body.face_swaps ? body.face_swaps.length : 1;
     // Fetching, scanning and measuring cost us far more than they cost the caller: a balance
@@ -86,7 +89,7 @@ export async function createSwapTask(
     if ((await getBalances(deps.db, caller.userId)).total < cheapest) {
       throw new ApiError('insufficient_credits', `A ${body.type} swap costs at least ${cheapest} credits, more than the balance.`);
     }
-    const fetchOptions = { guard: deps.guard, timeoutMs: deps.config.media.fetchTimeoutMs, signal: options.signal };
+    const fetchOptions = { guard: deps.guard, timeoutMs: deps.config.media.fetchTimeoutMs, signal: options.signal, share };
     if (body.webhook_url) await vetPublicUrl({ url: body.webhook_url, field: 'webhook_url', ...fetchOptions });
 
     const sources = sourceFields(body);
@@ -181,5 +184,7 @@ export async function createSwapTask(
     await deps.storage.delete(stored).catch(() => {});
     await releaseCreateSlot(deps.db, reservation);
     throw error;
+  } finally {
+    share.release();
   }
 }

@@ -12,6 +12,7 @@ export type FetchFailure =
   | 'redirect_refused'
   | 'too_many_redirects'
   | 'too_large'
+  | 'over_budget'
   | 'http_status'
   | 'broken_response';
 

@@ -28,6 +28,8 @@ export interface GuardedRequestOptions {
   readonly body?: string | Buffer;
   /** The body is aborted as soon as it grows past this, whatever Content-Length says. */
   readonly maxBytes: number;
+  /** Asked for every chunk before it is kept; false aborts the body (`over_budget`). */
+  readonly admit?: (bytes: number) => boolean;
   /** False for webhooks: a 3xx is returned as the response instead of being followed. */
   readonly followRedirects?: boolean;
   readonly maxRedirects?: number;
@@ -221,7 +223,9 @@ function exchange(
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > options.maxBytes) res.destroy(tooLarge(options.maxBytes, 'streamed body'));
-        else chunks.push(chunk);
+        else if (options.admit && !options.admit(chunk.length)) {
+          res.destroy(new GuardedFetchError('over_budget', 'the media intake budget of this process is used up'));
+        } else chunks.push(chunk);
       });
       res.on('end', () => resolve({ status, headers: res.headers, body: Buffer.concat(chunks, size) }));
       res.on('error', reject);

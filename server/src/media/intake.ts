@@ -1,5 +1,6 @@
 import { httpsUrlProblem, type SwapType } from '@doppel/contract';
 import { ApiError } from '../errors';
+import type { IntakeShare } from '../intake/intake-budget';
 import { GuardedFetchError } from './fetch-failure';
 import type { FetchGuard } from './fetch-guard';
 import { DEFAULT_MEDIA_TIMEOUT_MS, MAX_REDIRECTS, guardedFetch } from './guarded-fetch';
@@ -36,7 +37,12 @@ export interface FetchMediaOptions {
   readonly timeoutMs?: number;
   readonly connectTimeoutMs?: number;
   readonly signal?: AbortSignal;
+  /** The create's share of the process's intake budget; the bytes stay counted until it is released. */
+  readonly share?: IntakeShare;
 }
+
+/** Seconds a caller is asked to wait when the intake budget is used up: creates finish in seconds. */
+const OVER_BUDGET_RETRY_AFTER_SECONDS = 5;
 
 export interface FetchedMedia {
   readonly bytes: Buffer;
@@ -57,6 +63,7 @@ export async function fetchMedia(options: FetchMediaOptions): Promise<FetchedMed
       timeoutMs,
       connectTimeoutMs: options.connectTimeoutMs,
       signal: options.signal,
+      admit: options.share?.admit,
     });
   } catch (error) {
     throw toApiError(error, field, options.url, { maxBytes: options.maxBytes, timeoutMs });
@@ -96,6 +103,11 @@ function toApiError(error: unknown, field: string, url: string, limits: { maxByt
       return new ApiError('validation_error', `${field} ${httpsUrlProblem(url) ?? 'is not a valid URL'}.`, options);
     case 'too_large':
       return new ApiError('payload_too_large', `${field} is larger than the ${formatBytes(limits.maxBytes)} limit for this input.`, options);
+    case 'over_budget':
+      return new ApiError('api_temporarily_disabled', 'The service is taking in too much media at once; retry shortly.', {
+        ...options,
+        headers: { 'retry-after': String(OVER_BUDGET_RETRY_AFTER_SECONDS) },
+      });
     default:
       return new ApiError('source_unreachable', `${field} could not be fetched: ${unreachableReason(error, limits.timeoutMs)}.`, options);
   }

@@ -38,6 +38,7 @@ beforeAll(async () => {
     '/huge.gif': sendBytes(hugeGif),
     '/huge.png': sendBytes(hugePng),
     '/damaged.webm': sendBytes(lying.subarray(0, 300)),
+    '/tiny.jpg': sendBytes(await sharp({ create: { width: 64, height: 64, channels: 3, background: '#c08040' } }).jpeg().toBuffer()),
   });
   t = await world.startApp({ scan: true, env: { DOPPEL_RATE_LIMIT_PER_MINUTE: '1000' } });
 });
@@ -129,5 +130,35 @@ describe('resource bounds at create', () => {
       expect([res.status, res.body.error.code]).toEqual([415, 'unsupported_media_type']);
     }
     expect((await getBalances(t.db, account.userId)).total).toBe(10);
+  });
+});
+
+describe('the intake budget', () => {
+  let small: TestApp;
+  beforeAll(async () => {
+    // Less than one demo photo (each over 100 KB); a generated 64x64 JPEG fits.
+    small = await world.startApp({ shareWith: t, env: { DOPPEL_INTAKE_BUDGET_BYTES: '100000', DOPPEL_RATE_LIMIT_PER_MINUTE: '1000' } });
+  });
+  afterAll(() => small?.close());
+
+  it('answers api_temporarily_disabled with Retry-After when a create would hold more media than the process allows', async () => {
+    const account = await small.createAccount({ credits: 5 });
+    const res = await small.request('/api/v1/swaps', {
+      method: 'POST',
+      key: account.apiKey,
+      json: { type: 'image', source_url: world.url('/face.jpg'), target_url: world.url('/group.jpg') },
+    });
+    expect([res.status, res.body.error.code, res.headers.get('retry-after')]).toEqual([503, 'api_temporarily_disabled', '5']);
+    expect((await getBalances(small.db, account.userId)).total).toBe(5);
+    expect(small.app.deps.intakeBudget.inUse).toBe(0);
+  });
+
+  it('gives every byte back when a create ends, so the next one fits', async () => {
+    const account = await small.createAccount();
+    for (let i = 0; i < 3; i++) {
+      const res = await small.request('/api/v1/face-detect', { method: 'POST', key: account.apiKey, json: { target_url: world.url('/tiny.jpg') } });
+      expect(res.status).toBe(202);
+    }
+    expect(small.app.deps.intakeBudget.inUse).toBe(0);
   });
 });
