@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './media-kinds';
 export * from './router';
 export * from './schemas/account';
 export * from './schemas/face-detect';

@@ -1,6 +1,7 @@
 import { generateSchema } from '@anatine/zod-openapi';
 import { generateOpenApi } from '@ts-rest/open-api';
 import type { oas30 } from 'openapi3-ts';
+import stringify from 'safe-stable-stringify';
 import type { ZodTypeAny } from 'zod';
 import { type ErrorCode, type ErrorEnvelope, type ErrorStatus, ErrorEnvelopeSchema, errorCodes, errorStatusByCode } from './errors';
 import { API_PREFIX, type Contract, contract } from './router';
@@ -275,13 +276,7 @@ const headerRefs = (names: string[]) =>
   Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
 /** JSON with sorted keys, so two generated schemas compare equal whatever their key order. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
-  );
-}
+const canonicalJson = (value: unknown): string => stringify(value) ?? '';
 
 /**
  * Replaces every inline copy of a named schema with a `$ref` to it. The copies come from the same

@@ -1,3 +1,4 @@
+import { mimeTypeOf } from '@doppel/contract';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,11 +62,11 @@ export async function renderSwap(
               enableFaceEnhancer: face.enable_face_enhancer ?? params.enable_face_enhancer,
             }));
       const result = await engine.swapImage({ target, mappings }, onProgress);
-      return { bytes: result.image, kind: result.format, mimeType: `image/${result.format}` };
+      return { bytes: result.image, kind: result.format, mimeType: mimeTypeOf(result.format) };
     }
     case 'gif': {
       const result = await engine.swapGif({ target, source: firstSource(), ...common }, onProgress);
-      return { bytes: result.image, kind: 'gif', mimeType: 'image/gif' };
+      return { bytes: result.image, kind: 'gif', mimeType: mimeTypeOf('gif') };
     }
     case 'video': {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'doppel-video-'));
@@ -88,7 +89,7 @@ export async function renderSwap(
           },
           onProgress,
         );
-        return { bytes: await readFile(output), kind: 'mp4', mimeType: 'video/mp4' };
+        return { bytes: await readFile(output), kind: 'mp4', mimeType: mimeTypeOf('mp4') };
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
