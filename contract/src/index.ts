@@ -7,3 +7,4 @@ export * from './schemas/ids';
 export * from './schemas/swaps';
 export * from './schemas/url';
 export * from './schemas/webhook';
+export * from './webhook-signature';

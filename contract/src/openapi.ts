@@ -30,6 +30,7 @@ import {
   WebhookPayloadSchema,
   webhookEvents,
 } from './schemas/webhook';
+import { WEBHOOK_SIGNATURE_PATTERN } from './webhook-signature';
 
 type RouteName = keyof Contract;
 type SchemaObject = oas30.SchemaObject;
@@ -449,7 +450,7 @@ function webhookOperation(events: readonly WebhookEventType[]): oas30.OperationO
         in: 'header',
         required: true,
         description: '`t=<unix-seconds>,v1=<hex HMAC-SHA256>`; the receiver answers 401 when it does not verify.',
-        schema: { type: 'string', pattern: '^t=\\d+,v1=[a-f0-9]+$' },
+        schema: { type: 'string', pattern: WEBHOOK_SIGNATURE_PATTERN.source },
         example: 't=1736937000,v1=9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a0c2e4b6d8f0a2c4e6b8d0f',
       },
       {
