@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SwapRow } from '../../src/db/schema';
 import { webhookBody } from '../../src/webhooks/events';
 import { signWebhook } from '../../src/webhooks/signature';
-import { verifyWebhook } from '../../../sdk/src/index';
+import { verifyWebhook } from '@doppel/sdk';
 
 // The worked example of docs/webhooks.md: if these change, change the docs with them.
 const EXAMPLE_KEY = 'dpl_EXAMPLE_only_never_use_this_key_for_real_00';
