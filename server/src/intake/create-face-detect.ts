@@ -9,7 +9,7 @@ import { queues, sendJob } from '../queue/boss';
 import type { PgBoss } from 'pg-boss';
 import { inputKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
-import type { StoredInput } from './create-swap';
+import type { StoredInput } from '../db/stored-inputs';
 
 export interface CreateFaceDetectDeps {
   db: Db;
@@ -17,10 +17,6 @@ export interface CreateFaceDetectDeps {
   storage: Storage;
   guard: FetchGuard;
   config: Config;
-}
-
-export interface FaceDetectJob {
-  taskId: string;
 }
 
 /**
@@ -53,7 +49,7 @@ export async function createFaceDetectTask(
         .insertInto('face_detect_tasks')
         .values({ id: taskId, api_key_id: caller.apiKeyId, status: 'queued', target: JSON.stringify(target) })
         .execute();
-      await sendJob(deps.boss, trx, queues.faceDetect.name, { taskId } satisfies FaceDetectJob);
+      await sendJob(deps.boss, trx, queues.faceDetect.name, { taskId });
     });
   } catch (error) {
     await deps.storage.delete([key]).catch(() => {});

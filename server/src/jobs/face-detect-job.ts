@@ -3,8 +3,7 @@ import { EngineError, type FaceDescription } from '@doppel/worker';
 import { sql } from 'kysely';
 import type { Job } from 'pg-boss';
 import type { Db } from '../db/connect';
-import type { FaceDetectJob } from '../intake/create-face-detect';
-import type { StoredInput } from '../intake/create-swap';
+import type { FaceDetectJob } from '../queue/payloads';
 import { queues } from '../queue/boss';
 import type { Storage } from '../storage/storage';
 
@@ -45,8 +44,7 @@ export async function runFaceDetectJob(deps: FaceDetectDeps, job: Job<FaceDetect
       .execute();
 
   try {
-    const input = task.target as unknown as StoredInput;
-    const description = await deps.detect(await deps.storage.get(input.key));
+    const description = await deps.detect(await deps.storage.get(task.target.key));
     await finish({
       status: 'done',
       faces: description.faces.map(({ index, box }) => ({

@@ -1,16 +1,16 @@
 import { sql } from 'kysely';
 import type { Config } from '../config';
 import type { Db } from '../db/connect';
+import type { SwapInputs } from '../db/stored-inputs';
 import { pruneIdempotencyKeys } from '../intake/idempotency';
 import type { Storage } from '../storage/storage';
 
 /** How often housekeeping runs (cron). */
 export const MAINTENANCE_SCHEDULE = '*/10 * * * *';
 
-const storedKeys = (inputs: unknown): string[] => {
-  const { target, sources } = inputs as { target?: { key?: string }; sources?: { key?: string }[] };
-  return [target?.key, ...(sources ?? []).map((s) => s.key)].filter((k): k is string => typeof k === 'string');
-};
+// Rows written by hand (an operator's, a test's) may lack some keys: delete the ones there are.
+const storedKeys = ({ target, sources }: Partial<SwapInputs>): string[] =>
+  [target?.key, ...(sources ?? []).map((s) => s.key)].filter((k): k is string => typeof k === 'string');
 
 /**
  * Housekeeping: Idempotency-Keys past their retention, create reservations of crashed requests,

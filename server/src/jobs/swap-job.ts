@@ -2,7 +2,7 @@ import { EngineError } from '@doppel/worker';
 import type { Job, PgBoss } from 'pg-boss';
 import type { Db } from '../db/connect';
 import type { SwapRow } from '../db/schema';
-import type { SwapInputs, SwapJob } from '../intake/create-swap';
+import type { SwapJob } from '../queue/payloads';
 import { queues } from '../queue/boss';
 import { resultKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
@@ -70,7 +70,7 @@ export async function runSwapJob(deps: SwapDeps, job: Job<SwapJob>): Promise<voi
   if (!picked) return;
 
   try {
-    const inputs = picked.inputs as unknown as SwapInputs;
+    const { inputs } = picked;
     const target = await storage.get(inputs.target.key);
     const sources = new Map<string, Buffer>();
     for (const source of inputs.sources) sources.set(source.url, await storage.get(source.key));

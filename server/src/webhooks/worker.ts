@@ -1,7 +1,7 @@
 import type { PgBoss } from 'pg-boss';
 import { queues } from '../queue/boss';
 import { deliverWebhook, type WebhookDeliveryDeps } from './deliver';
-import type { WebhookJob } from './job';
+import type { WebhookJob } from '../queue/payloads';
 
 export interface WebhookWorkerOptions {
   /** Attempts in flight at once in this process; deliveries wait on the network, not the CPU. */
