@@ -2,6 +2,14 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['contract', 'server', 'worker', 'sdk', 'examples'],
+    projects: [
+      'contract',
+      'server',
+      'worker',
+      'sdk',
+      'examples',
+      // Checks of the workspace as a whole, such as its import boundaries.
+      { test: { name: 'workspace', include: ['test/**/*.test.ts'] } },
+    ],
   },
 });

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { buildOpenApiDocument, serializeOpenApiDocument } from '../src/openapi';
+import { contract } from '../src/router';
+import { buildOpenApiDocument, serializeOpenApiDocument } from '../src/openapi/index';
 
 /**
  * Writes docs/openapi.json from the contract. With --check it writes nothing and fails when the
@@ -24,7 +25,7 @@ async function main(args: string[]): Promise<number> {
     console.error(`Unknown argument ${unknown.join(' ')}. Usage: write-openapi [--check]`);
     return 2;
   }
-  const expected = serializeOpenApiDocument(buildOpenApiDocument());
+  const expected = serializeOpenApiDocument(buildOpenApiDocument(contract));
   if (args.includes('--check')) {
     const committed = await readCommitted();
     if (committed === expected) {

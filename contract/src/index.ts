@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './media-kinds';
 export * from './router';
 export * from './schemas/account';
 export * from './schemas/face-detect';
@@ -6,3 +7,4 @@ export * from './schemas/ids';
 export * from './schemas/swaps';
 export * from './schemas/url';
 export * from './schemas/webhook';
+export * from './webhook-signature';

@@ -6,6 +6,8 @@ import {
   FaceDetectCreatedSchema,
   FaceDetectTaskSchema,
 } from './schemas/face-detect';
+import type { RouteDocs } from './route-docs';
+import { createFaceDetectExamples, createSwapExamples, exampleQueuedSwap } from './route-examples';
 import { TaskIdParamsSchema } from './schemas/ids';
 import {
   CreateSwapBodySchema,
@@ -46,6 +48,7 @@ export const contract = c.router(
       responses: { 200: AccountSnapshotSchema, 405: ErrorEnvelopeSchema, ...commonErrors },
       summary: 'The calling account',
       description: 'Credit balances and the live rate-limit state of the calling key. Costs 0 credits.',
+      metadata: { tag: 'Account', success: 'The account snapshot.' } satisfies RouteDocs,
     },
     listSwaps: {
       method: 'GET',
@@ -55,6 +58,7 @@ export const contract = c.router(
       summary: 'List swaps',
       description:
         'Swaps created by the calling key, newest first (created time, then id, descending). Costs 0 credits.',
+      metadata: { tag: 'Swaps', success: 'One page of swaps, newest first.' } satisfies RouteDocs,
     },
     createSwap: {
       method: 'POST',
@@ -71,6 +75,14 @@ export const contract = c.router(
       summary: 'Create a swap',
       description:
         'Fetches both media URLs through the address guard, scans and stores them, charges credits and queues the swap.',
+      metadata: {
+        tag: 'Swaps',
+        success: 'The swap was created and queued; with `wait=true`, its latest state when the wait ended.',
+        successExample: exampleQueuedSwap,
+        requestExamples: createSwapExamples,
+        routeSpecificErrors: ['rate_limited_concurrent', 'source_unreachable'],
+        webhookCallback: true,
+      } satisfies RouteDocs,
     },
     getSwap: {
       method: 'GET',
@@ -79,6 +91,7 @@ export const contract = c.router(
       responses: { 200: PublicSwapSchema, ...lookupErrors },
       summary: 'Retrieve a swap',
       description: 'A swap of the calling key. Foreign, missing and cleaned-up ids all answer not_found.',
+      metadata: { tag: 'Swaps', success: 'The swap.' } satisfies RouteDocs,
     },
     cancelSwap: {
       method: 'DELETE',
@@ -89,6 +102,10 @@ export const contract = c.router(
       summary: 'Cancel a swap',
       description:
         'Cancels a queued or preparing swap; a processing or finished swap is returned unchanged. Always 200, never 409.',
+      metadata: {
+        tag: 'Swaps',
+        success: 'The swap after the attempted cancel (unchanged when it was no longer cancelable).',
+      } satisfies RouteDocs,
     },
     createFaceDetect: {
       method: 'POST',
@@ -97,6 +114,12 @@ export const contract = c.router(
       responses: { 202: FaceDetectCreatedSchema, ...createErrors },
       summary: 'Detect faces',
       description: 'Queues an asynchronous face detection on an image. Costs 0 credits.',
+      metadata: {
+        tag: 'Face detection',
+        success: 'The face detection was queued; poll `poll_url`.',
+        requestExamples: createFaceDetectExamples,
+        routeSpecificErrors: ['source_unreachable'],
+      } satisfies RouteDocs,
     },
     getFaceDetect: {
       method: 'GET',
@@ -105,6 +128,7 @@ export const contract = c.router(
       responses: { 200: FaceDetectTaskSchema, ...lookupErrors },
       summary: 'Retrieve a face detection',
       description: 'A face-detection task of the calling key.',
+      metadata: { tag: 'Face detection', success: 'The face-detection task.' } satisfies RouteDocs,
     },
   },
   { pathPrefix: API_PREFIX, strictStatusCodes: true },

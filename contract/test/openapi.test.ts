@@ -21,9 +21,9 @@ import {
   routeNames,
   webhookEvents,
 } from '../src/index';
-import { buildOpenApiDocument, serializeOpenApiDocument } from '../src/openapi';
+import { buildOpenApiDocument, serializeOpenApiDocument } from '../src/openapi/index';
 
-const document = buildOpenApiDocument();
+const document = buildOpenApiDocument(contract);
 
 type Operation = oas30.OperationObject;
 type Response = oas30.ResponseObject;
@@ -226,8 +226,14 @@ describe('the OpenAPI document', () => {
     expect(PublicSwapSchema.parse(created)).toMatchObject({ status: 'queued', result_url: null });
   });
 
+  it('documents only the routes of the router it is given', () => {
+    const accountOnly = buildOpenApiDocument({ me: contract.me });
+    expect(Object.keys(accountOnly.paths)).toEqual(['/me']);
+    expect(accountOnly.paths['/me']).toEqual(document.paths['/me']);
+  });
+
   it('is generated identically every time', () => {
-    expect(serializeOpenApiDocument(buildOpenApiDocument())).toBe(serializeOpenApiDocument(document));
+    expect(serializeOpenApiDocument(buildOpenApiDocument(contract))).toBe(serializeOpenApiDocument(document));
   });
 
   it('is committed up to date in docs/openapi.json (run `pnpm openapi` after a contract change)', async () => {

@@ -1,5 +1,5 @@
 export { ComputePool, swapWithProgress, type ComputePoolOptions } from './pool/compute-pool';
-export type { MediaKind, SwapTask } from './pool/tasks';
+export type { SwapTask } from './pool/tasks';
 export type { SwapImageResult } from './swap/swap-image';
 export { DEFAULT_SCAN_THRESHOLDS, type ScanThresholds, type ScanVerdict } from './scan/verdict';
 export { ffmpegAvailable, ffprobePath } from './video/ffmpeg';

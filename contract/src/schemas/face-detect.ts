@@ -9,6 +9,7 @@ export type FaceDetectStatus = z.infer<typeof FaceDetectStatusSchema>;
 export const CreateFaceDetectBodySchema = z
   .object({ target_url: HttpsUrlSchema.describe('Public HTTPS URL of the image to search for faces.') })
   .strict();
+export type CreateFaceDetectBody = z.infer<typeof CreateFaceDetectBodySchema>;
 
 export const FaceDetectCreatedSchema = z.object({
   task_id: TaskIdSchema,

@@ -1,8 +1,5 @@
-import { WEBHOOK_SIGNATURE_HEADER } from '@doppel/contract';
+import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_SIGNATURE_PATTERN, readWebhookSignature } from '@doppel/contract';
 import { WebhookVerificationError } from './errors';
-
-/** The receiver check of spec section 6, verbatim: anything else is `malformed_header`. */
-const SPEC_HEADER_PATTERN = /^t=(\d+),v1=([a-f0-9]+)$/;
 
 /**
  * Up to 15 digits every t is an exact integer in a double (below 2^53), and 10^15 s is some 30
@@ -45,22 +42,13 @@ function hexToBytes(hex: string): Uint8Array<ArrayBuffer> | null {
   return bytes;
 }
 
-/**
- * Reads `t=<digits>,v1=<lower-case hex>` and nothing else: no other order, no spaces, no other
- * scheme, no second v1, no upper-case hex.
- */
+/** Reads the contract's `t=<digits>,v1=<lower-case hex>` and nothing else: anything else is `malformed_header`. */
 export function parseSignatureHeader(header: string | string[] | null | undefined): ParsedSignatureHeader {
   const text = singleHeaderValue(header);
   if (text === '') throw malformed('is missing');
-  const match = SPEC_HEADER_PATTERN.exec(text);
-  if (!match) throw malformed('does not match ^t=(\\d+),v1=([a-f0-9]+)$');
-  // Both groups are mandatory in the pattern, so a match always has them.
-  const timestampText = match[1]!;
-  const hex = match[2]!;
+  const parts = readWebhookSignature(text);
+  if (!parts) throw malformed(`does not match ${WEBHOOK_SIGNATURE_PATTERN.source}`);
+  const { timestampText, hexDigest } = parts;
   if (timestampText.length > MAX_TIMESTAMP_DIGITS) throw malformed(`has a t of more than ${MAX_TIMESTAMP_DIGITS} digits`);
-  return { timestampText, timestamp: Number(timestampText), signature: hexToBytes(hex) };
-}
-
-export function formatSignatureHeader(timestamp: number, hexDigest: string): string {
-  return `t=${timestamp},v1=${hexDigest}`;
+  return { timestampText, timestamp: Number(timestampText), signature: hexToBytes(hexDigest) };
 }

@@ -1,6 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { WebhookPayload } from '@doppel/contract';
-import { formatSignatureHeader } from './header';
+import { formatWebhookSignature, webhookSignedPrefix, type WebhookPayload } from '@doppel/contract';
 import { acceptSignedContent, readSignedContent, type RawBody, type VerifyWebhookOptions } from './verification';
 
 /**
@@ -37,6 +36,6 @@ export interface TestSignatureHeaderParams {
 /** A valid `x-doppel-signature` value for a body, for testing your own webhook receiver. */
 export function generateTestSignatureHeader({ payload, apiKey, timestamp }: TestSignatureHeaderParams): string {
   const t = timestamp ?? Math.floor(Date.now() / 1000);
-  const digest = createHmac('sha256', apiKey).update(`${t}.`).update(payload).digest('hex');
-  return formatSignatureHeader(t, digest);
+  const digest = createHmac('sha256', apiKey).update(webhookSignedPrefix(t)).update(payload).digest('hex');
+  return formatWebhookSignature(t, digest);
 }

@@ -1,4 +1,4 @@
-import { WEBHOOK_TOLERANCE_SECONDS, WebhookPayloadSchema, type WebhookPayload } from '@doppel/contract';
+import { WEBHOOK_TOLERANCE_SECONDS, WebhookPayloadSchema, webhookSignedPrefix, type WebhookPayload } from '@doppel/contract';
 import { DoppelError } from '../core/errors';
 import { WebhookVerificationError } from './errors';
 import { parseSignatureHeader } from './header';
@@ -48,7 +48,7 @@ export function readSignedContent(
   }
   const { timestampText, timestamp, signature } = parseSignatureHeader(header);
   // The digits as written, not the parsed number: `t=0123` signs "0123.", which Number() would lose.
-  const prefix = utf8.encode(`${timestampText}.`);
+  const prefix = utf8.encode(webhookSignedPrefix(timestampText));
   const signedPayload = new Uint8Array(prefix.length + body.length);
   signedPayload.set(prefix);
   signedPayload.set(body, prefix.length);

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { FaceDetectStatus, SwapStatus, SwapType, WebhookEventType } from '@doppel/contract';
+import type { StoredInput, SwapInputs, SwapParams } from './stored-inputs';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -61,10 +62,8 @@ export interface SwapsTable {
   error: string | null;
   metadata: Json<Record<string, unknown>> | null;
   webhook_url: string | null;
-  /** The type-specific request fields, as validated by the contract. */
-  params: Json<Record<string, unknown>>;
-  /** Where the copied inputs live in storage, and what was measured of them. */
-  inputs: Json<Record<string, unknown>>;
+  params: Json<SwapParams>;
+  inputs: Json<SwapInputs>;
   refunded: Generated<boolean>;
   completed_at: Timestamp | null;
   result_key: string | null;
@@ -74,7 +73,7 @@ export interface FaceDetectTasksTable {
   id: string;
   api_key_id: string;
   status: FaceDetectStatus;
-  target: Json<Record<string, unknown>>;
+  target: Json<StoredInput>;
   faces: Json<unknown[]> | null;
   faces_detected: number | null;
   error: string | null;

@@ -9,7 +9,7 @@ import { queues, sendJob } from '../queue/boss';
 import type { PgBoss } from 'pg-boss';
 import { inputKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
-import type { StoredInput } from './create-swap';
+import type { StoredInput } from '../db/stored-inputs';
 import type { IntakeBudget, IntakeShare } from './intake-budget';
 import { measureMedia } from './measure';
 
@@ -20,10 +20,6 @@ export interface CreateFaceDetectDeps {
   guard: FetchGuard;
   config: Config;
   intakeBudget: IntakeBudget;
-}
-
-export interface FaceDetectJob {
-  taskId: string;
 }
 
 /**
@@ -74,7 +70,7 @@ async function storeFaceDetectTask(
         .insertInto('face_detect_tasks')
         .values({ id: taskId, api_key_id: caller.apiKeyId, status: 'queued', target: JSON.stringify(target) })
         .execute();
-      await sendJob(deps.boss, trx, queues.faceDetect.name, { taskId } satisfies FaceDetectJob);
+      await sendJob(deps.boss, trx, queues.faceDetect.name, { taskId });
     });
   } catch (error) {
     await deps.storage.delete([key]).catch(() => {});

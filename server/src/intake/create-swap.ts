@@ -6,39 +6,24 @@ import { cheapestPrice, priceSwap } from '../billing/pricing';
 import { getBalances } from '../accounts/credits';
 import type { Config } from '../config';
 import type { Database } from '../db/schema';
+import type { SwapInputs } from '../db/stored-inputs';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
 import type { FetchGuard } from '../media/fetch-guard';
-import { fetchMedia, vetPublicUrl, type FetchedMedia } from '../media/intake';
+import { fetchMedia, vetPublicUrl } from '../media/intake';
 import { SOURCE_MEDIA, TARGET_MEDIA_BY_SWAP_TYPE } from '../media/sniff';
 import { queues, sendJob } from '../queue/boss';
 import { inputKey } from '../storage/keys';
 import { toPublicSwap } from '../tasks/public-swap';
 import { releaseCreateSlot, reserveCreateSlot } from './concurrency';
 import type { IntakeBudget } from './intake-budget';
-import { measureMedia, type MediaMeasure } from './measure';
+import { measureMedia } from './measure';
 import { requireCleanContent, type ScanGateDeps } from './scan-gate';
 
 export interface CreateSwapDeps extends ScanGateDeps {
   guard: FetchGuard;
   config: Config;
   intakeBudget: IntakeBudget;
-}
-
-/** What the swap job reads back: where each input was copied, and what was measured of it. */
-export interface StoredInput {
-  key: string;
-  kind: FetchedMedia['kind'];
-  mimeType: string;
-}
-export interface SwapInputs {
-  target: StoredInput & MediaMeasure;
-  /** One per distinct source URL, in the order of first mention. */
-  sources: (StoredInput & { url: string })[];
-}
-
-export interface SwapJob {
-  swapId: string;
 }
 
 /** Every source URL the request names, with the field it came from. */
@@ -174,7 +159,7 @@ export async function createSwapTask(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await sendJob(deps.boss, trx, queues.swap.name, { swapId } satisfies SwapJob);
+      await sendJob(deps.boss, trx, queues.swap.name, { swapId });
       await releaseCreateSlot(trx, reservation);
       const swap = toPublicSwap(row);
       await options.inTransaction?.(trx, swap);

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@doppel/contract';
 import { createHash } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
+import stringify from 'safe-stable-stringify';
 import type { Db } from '../db/connect';
 import type { Database } from '../db/schema';
 import { ApiError } from '../errors';
@@ -16,21 +17,9 @@ export interface StoredResponse {
 
 export type Claim = { kind: 'owner' } | { kind: 'replay'; response: StoredResponse };
 
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-    );
-  }
-  return value;
-}
-
 /** Same body, same hash, whatever the order of its keys. */
 export function requestHash(body: unknown): string {
-  return createHash('sha256').update(JSON.stringify(canonical(body))).digest('hex');
+  return createHash('sha256').update(stringify(body) ?? '').digest('hex');
 }
 
 /**

@@ -25,10 +25,6 @@ export interface ScanGateDeps {
   config: Pick<Config, 'scan'>;
 }
 
-export interface ContentScanJob {
-  sha256: string;
-}
-
 /**
  * Spec 4.3 rule 3: every input must have a clean verdict before anything is charged. Verdicts
  * are cached by the SHA-256 of the bytes; unseen bytes are copied to `scans/` and handed to the
@@ -92,6 +88,6 @@ async function requestScan(deps: ScanGateDeps, sha256: string, input: ScanInput)
       )
       .returning('sha256')
       .executeTakeFirst();
-    if (claimed) await sendJob(deps.boss, trx, queues.contentScan.name, { sha256 } satisfies ContentScanJob);
+    if (claimed) await sendJob(deps.boss, trx, queues.contentScan.name, { sha256 });
   });
 }

@@ -2,7 +2,7 @@ import { EngineError } from '@doppel/worker';
 import type { Job } from 'pg-boss';
 import type { Db } from '../db/connect';
 import type { ContentScansTable } from '../db/schema';
-import type { ContentScanJob } from '../intake/scan-gate';
+import type { ContentScanJob } from '../queue/payloads';
 import { queues } from '../queue/boss';
 import type { Storage } from '../storage/storage';
 import type { MediaKind } from '../media/sniff';

@@ -3,8 +3,7 @@ import { EngineError, type FaceDescription } from '@doppel/worker';
 import { sql } from 'kysely';
 import type { Job } from 'pg-boss';
 import type { Db } from '../db/connect';
-import type { FaceDetectJob } from '../intake/create-face-detect';
-import type { StoredInput } from '../intake/create-swap';
+import type { FaceDetectJob } from '../queue/payloads';
 import { queues } from '../queue/boss';
 import { retireInputs } from './retire-inputs';
 import type { Storage } from '../storage/storage';
@@ -46,7 +45,7 @@ export async function runFaceDetectJob(deps: FaceDetectDeps, job: Job<FaceDetect
       .where('status', '=', 'processing')
       .execute();
 
-  const input = task.target as unknown as StoredInput;
+  const input = task.target;
   let boxes: DetectedFace['bounding_box'][] = [];
   try {
     const description = await deps.detect(await deps.storage.get(input.key));

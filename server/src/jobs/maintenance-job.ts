@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Config } from '../config';
 import type { Db } from '../db/connect';
+import type { SwapInputs } from '../db/stored-inputs';
 import { pruneIdempotencyKeys } from '../intake/idempotency';
 import { thumbnailKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
@@ -8,9 +9,11 @@ import type { Storage } from '../storage/storage';
 /** How often housekeeping runs (cron). */
 export const MAINTENANCE_SCHEDULE = '*/10 * * * *';
 
-/** A task's inputs (gone already unless it never ended cleanly) and their thumbnails. */
-const storedKeys = (taskId: string, inputs: unknown): string[] => {
-  const { target, sources = [] } = inputs as { target?: { key?: string }; sources?: { key?: string }[] };
+/**
+ * A task's inputs (gone already unless it never ended cleanly) and their thumbnails. Rows written
+ * by hand (an operator's, a test's) may lack some keys: delete the ones there are.
+ */
+const storedKeys = (taskId: string, { target, sources = [] }: Partial<SwapInputs>): string[] => {
   const roles = ['target', ...sources.map((_, i) => `source${i + 1}`)];
   return [target?.key, ...sources.map((s) => s.key), ...roles.map((role) => thumbnailKey(taskId, role))].filter(
     (k): k is string => typeof k === 'string',

@@ -1,8 +1,10 @@
+import { mimeTypeOf, type SwapType } from '@doppel/contract';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { GifTask, SwapGifResult, SwapImageResult, SwapTask, SwapVideoResult, VideoTask } from '@doppel/worker';
 import type { SwapRow } from '../db/schema';
+import type { SwapParamsOf } from '../db/stored-inputs';
 import type { MediaKind } from '../media/sniff';
 
 type Progress = (percent: number) => void;
@@ -14,14 +16,27 @@ export interface SwapEngine {
   swapVideo(input: Omit<VideoTask, 'progress'>, onProgress: Progress): Promise<SwapVideoResult>;
 }
 
-/** The request fields the contract validated at create time, as stored in `params`. */
-interface SwapParams {
-  target_face_index?: number;
-  enable_face_enhancer?: boolean;
-  reference_frame_time_seconds?: number;
-  keep_audio?: boolean;
-  face_swaps?: { face_index: number; source_url: string; frame_time_seconds?: number; enable_face_enhancer?: boolean }[];
+/**
+ * A row's params as the request shape of its type. The type column and the params are written
+ * together from one validated create body, so the row's type says which shape its params have.
+ */
+function paramsOf<Type extends SwapType>(row: SwapRow, type: Type): SwapParamsOf<Type> {
+  if (row.type !== type) throw new Error(`swap ${row.id} is a ${row.type} swap, not ${type}`);
+  return row.params as SwapParamsOf<Type>;
 }
+
+/** The engine's options for a swap of one source onto one target face. */
+const singleFace = (params: SwapParamsOf<'gif' | 'video'>) => ({
+  targetFaceIndex: params.target_face_index,
+  referenceFrameTimeSeconds: params.reference_frame_time_seconds,
+  enableFaceEnhancer: params.enable_face_enhancer,
+});
+
+const renderedImage = (result: SwapImageResult): Rendered => ({
+  bytes: result.image,
+  kind: result.format,
+  mimeType: mimeTypeOf(result.format),
+});
 
 export interface Rendered {
   bytes: Buffer;
@@ -41,40 +56,39 @@ export async function renderSwap(
   sources: Map<string, Buffer>,
   onProgress: Progress,
 ): Promise<Rendered> {
-  const params = row.params as SwapParams;
   const firstSource = () => [...sources.values()][0]!;
-  const common = {
-    targetFaceIndex: params.target_face_index,
-    referenceFrameTimeSeconds: params.reference_frame_time_seconds,
-    enableFaceEnhancer: params.enable_face_enhancer,
-  };
 
   switch (row.type) {
-    case 'image':
+    case 'image': {
+      const params = paramsOf(row, 'image');
+      const mappings = [
+        { source: firstSource(), targetFaceIndex: params.target_face_index, enableFaceEnhancer: params.enable_face_enhancer },
+      ];
+      return renderedImage(await engine.swapImage({ target, mappings }, onProgress));
+    }
     case 'multi_face_image': {
-      const mappings =
-        row.type === 'image'
-          ? [{ source: firstSource(), ...common }]
-          : (params.face_swaps ?? []).map((face) => ({
-              source: sources.get(face.source_url)!,
-              targetFaceIndex: face.face_index,
-              enableFaceEnhancer: face.enable_face_enhancer ?? params.enable_face_enhancer,
-            }));
-      const result = await engine.swapImage({ target, mappings }, onProgress);
-      return { bytes: result.image, kind: result.format, mimeType: `image/${result.format}` };
+      const params = paramsOf(row, 'multi_face_image');
+      const mappings = params.face_swaps.map((face) => ({
+        source: sources.get(face.source_url)!,
+        targetFaceIndex: face.face_index,
+        enableFaceEnhancer: face.enable_face_enhancer ?? params.enable_face_enhancer,
+      }));
+      return renderedImage(await engine.swapImage({ target, mappings }, onProgress));
     }
     case 'gif': {
-      const result = await engine.swapGif({ target, source: firstSource(), ...common }, onProgress);
-      return { bytes: result.image, kind: 'gif', mimeType: 'image/gif' };
+      const params = paramsOf(row, 'gif');
+      const result = await engine.swapGif({ target, source: firstSource(), ...singleFace(params) }, onProgress);
+      return { bytes: result.image, kind: 'gif', mimeType: mimeTypeOf('gif') };
     }
     case 'video': {
+      const params = paramsOf(row, 'video');
       const dir = await mkdtemp(path.join(os.tmpdir(), 'doppel-video-'));
       try {
         const input = path.join(dir, 'input');
         const output = path.join(dir, 'output.mp4');
         await writeFile(input, target);
         const faceSwaps = params.face_swaps?.map((face) => ({
-          frameTimeSeconds: face.frame_time_seconds ?? 0,
+          frameTimeSeconds: face.frame_time_seconds,
           faceIndex: face.face_index,
           source: sources.get(face.source_url)!,
         }));
@@ -82,13 +96,13 @@ export async function renderSwap(
           {
             input,
             output,
-            ...(faceSwaps ? { faceSwaps } : { source: firstSource(), ...common }),
+            ...(faceSwaps ? { faceSwaps } : { source: firstSource(), ...singleFace(params) }),
             enableFaceEnhancer: params.enable_face_enhancer,
             keepAudio: params.keep_audio ?? true,
           },
           onProgress,
         );
-        return { bytes: await readFile(output), kind: 'mp4', mimeType: 'video/mp4' };
+        return { bytes: await readFile(output), kind: 'mp4', mimeType: mimeTypeOf('mp4') };
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

@@ -1,5 +1,5 @@
 import { makeThumbnail, type ThumbnailBox } from '@doppel/worker';
-import type { StoredInput } from '../intake/create-swap';
+import type { StoredInput } from '../db/stored-inputs';
 import { thumbnailKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
 

@@ -3,18 +3,16 @@ import type { Logger } from 'pino';
 import type { KeyVault } from '../auth/key-vault';
 import type { Config } from '../config';
 import type { Db } from '../db/connect';
-import type { ContentScanJob } from '../intake/scan-gate';
 import type { FetchGuard } from '../media/fetch-guard';
 import { queues, type QueueName } from '../queue/boss';
+import type { QueuePayloads } from '../queue/payloads';
 import type { Storage } from '../storage/storage';
 import { registerWebhookWorker } from '../webhooks/worker';
-import type { FaceDetectJob } from '../intake/create-face-detect';
 import { runContentScanJob, type ContentScanDeps } from './content-scan-job';
 import { runFaceDetectJob, type FaceDetectDeps } from './face-detect-job';
 import { failSwap } from './finish-swap';
 import { MAINTENANCE_SCHEDULE, runMaintenance } from './maintenance-job';
 import { INTERNAL_FAILURE, runSwapJob, type SwapDeps } from './swap-job';
-import type { SwapJob } from '../intake/create-swap';
 
 export interface WorkerDeps {
   config: Config;
@@ -38,8 +36,12 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const { boss, logger } = deps;
   const names: QueueName[] = [];
 
-  async function consume<T>(queue: QueueName, concurrency: number, handler: (job: Job<T>) => Promise<void>) {
-    await boss.work<T>(queue, { localConcurrency: concurrency, pollingIntervalSeconds: 1 }, async (jobs) => {
+  async function consume<Queue extends QueueName>(
+    queue: Queue,
+    concurrency: number,
+    handler: (job: Job<QueuePayloads[Queue]>) => Promise<void>,
+  ) {
+    await boss.work<QueuePayloads[Queue]>(queue, { localConcurrency: concurrency, pollingIntervalSeconds: 1 }, async (jobs) => {
       for (const job of jobs) {
         try {
           await handler(job);
@@ -53,15 +55,15 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   }
 
   const cpuSlots = deps.config.workerConcurrency ?? 2;
-  await consume<ContentScanJob>(queues.contentScan.name, cpuSlots, (job) =>
+  await consume(queues.contentScan.name, cpuSlots, (job) =>
     runContentScanJob({ db: deps.db, storage: deps.storage, scan: deps.compute.scan }, job),
   );
   const { detect, engine } = deps.compute;
   if (detect) {
-    await consume<FaceDetectJob>(queues.faceDetect.name, cpuSlots, (job) =>
+    await consume(queues.faceDetect.name, cpuSlots, (job) =>
       runFaceDetectJob({ db: deps.db, storage: deps.storage, detect }, job),
     );
-    await consume<FaceDetectJob>(queues.faceDetectDead.name, 1, async (job) => {
+    await consume(queues.faceDetectDead.name, 1, async (job) => {
       await deps.db
         .updateTable('face_detect_tasks')
         .set({ status: 'failed', error: 'Face detection failed on our side; please create a new task.', completed_at: new Date() })
@@ -71,11 +73,11 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     });
   }
   if (engine) {
-    await consume<SwapJob>(queues.swap.name, cpuSlots, (job) =>
+    await consume(queues.swap.name, cpuSlots, (job) =>
       runSwapJob({ db: deps.db, boss, storage: deps.storage, engine }, job),
     );
     // A swap whose job ran out of attempts (its workers kept dying) ends failed and refunded.
-    await consume<SwapJob>(queues.swapDead.name, 1, async (job) => {
+    await consume(queues.swapDead.name, 1, async (job) => {
       await failSwap(deps.db, boss, job.data.swapId, INTERNAL_FAILURE);
     });
   }

@@ -2,7 +2,7 @@ import { EngineError } from '@doppel/worker';
 import type { Job, PgBoss } from 'pg-boss';
 import type { Db } from '../db/connect';
 import type { SwapRow } from '../db/schema';
-import type { SwapInputs, SwapJob } from '../intake/create-swap';
+import type { SwapJob } from '../queue/payloads';
 import { queues } from '../queue/boss';
 import { resultKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
@@ -69,7 +69,7 @@ const ENDED: readonly SwapRow['status'][] = ['done', 'failed', 'canceled'];
 async function retireSwapInputs(deps: SwapDeps, swapId: string): Promise<void> {
   const row = await readSwap(deps.db, swapId);
   if (!row || !ENDED.includes(row.status)) return;
-  const { target, sources } = row.inputs as unknown as SwapInputs;
+  const { target, sources } = row.inputs;
   await retireInputs(deps.storage, swapId, [{ role: 'target', ...target }, ...sources.map((s, i) => ({ role: `source${i + 1}`, ...s }))]);
 }
 
@@ -89,7 +89,7 @@ async function processSwap(deps: SwapDeps, job: Job<SwapJob>): Promise<void> {
   if (!picked) return;
 
   try {
-    const inputs = picked.inputs as unknown as SwapInputs;
+    const { inputs } = picked;
     const target = await storage.get(inputs.target.key);
     const sources = new Map<string, Buffer>();
     for (const source of inputs.sources) sources.set(source.url, await storage.get(source.key));

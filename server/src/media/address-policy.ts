@@ -1,4 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Decides which IP addresses and host names the server may fetch from. Every address is first
@@ -8,15 +9,10 @@ import { isIPv4, isIPv6 } from 'node:net';
  * internal media host must never also expose instance credentials.
  */
 
-export interface IpAddress {
-  readonly family: 4 | 6;
-  readonly bytes: Uint8Array;
-}
+export type IpAddress = ipaddr.IPv4 | ipaddr.IPv6;
 
-export interface Cidr {
-  readonly network: IpAddress;
-  readonly prefix: number;
-}
+/** A network and its prefix length, as `ipaddr.js` matches them. */
+export type Cidr = readonly [IpAddress, number];
 
 export interface AddressPolicy {
   /** Non-public ranges the operator lets through (DOPPEL_ALLOW_PRIVATE_CIDRS). */
@@ -28,66 +24,37 @@ export type Verdict = { readonly allowed: true } | { readonly allowed: false; re
 const ALLOWED: Verdict = { allowed: true };
 const refused = (reason: string): Verdict => ({ allowed: false, reason });
 
-export function parseIpv4(text: string): IpAddress | null {
-  if (!isIPv4(text)) return null;
-  return { family: 4, bytes: Uint8Array.from(text.split('.'), Number) };
-}
-
-export function parseIpv6(text: string): IpAddress | null {
-  if (!isIPv6(text) || text.includes('%')) return null;
-  let normalised = text;
-  const lastColon = text.lastIndexOf(':');
-  const tail = text.slice(lastColon + 1);
-  if (tail.includes('.')) {
-    const v4 = parseIpv4(tail);
-    if (!v4) return null;
-    const [a = 0, b = 0, c = 0, d = 0] = v4.bytes;
-    normalised = `${text.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const halves = normalised.split('::');
-  const groupsOf = (part: string | undefined) => (part ? part.split(':') : []);
-  const left = groupsOf(halves[0]);
-  const right = groupsOf(halves[1]);
-  const zeros = halves.length === 2 ? 8 - left.length - right.length : 0;
-  const groups = [...left, ...Array<string>(zeros).fill('0'), ...right];
-  if (groups.length !== 8) return null;
-  const bytes = new Uint8Array(16);
-  groups.forEach((group, i) => {
-    const value = parseInt(group, 16);
-    bytes[i * 2] = value >> 8;
-    bytes[i * 2 + 1] = value & 0xff;
-  });
-  return { family: 6, bytes };
-}
-
+/**
+ * Only the canonical literal forms count as an address: dotted decimal with four parts for IPv4,
+ * and IPv6 without a zone. `ipaddr.js` also reads `0x7f.1`, `2130706433` or `0177.0.0.1`, which
+ * some clients would connect to and others would resolve as names, so those are refused here.
+ */
 export function parseIp(text: string): IpAddress | null {
-  return parseIpv4(text) ?? parseIpv6(text);
+  const canonical = isIPv4(text) || (isIPv6(text) && !text.includes('%'));
+  return canonical ? ipaddr.parse(text) : null;
 }
 
 export function parseCidr(text: string): Cidr {
-  const [addressText = '', prefixText, extra] = text.trim().split('/');
-  const network = parseIp(addressText);
-  const maxPrefix = network?.family === 4 ? 32 : 128;
-  const prefix = prefixText === undefined ? maxPrefix : Number(prefixText);
-  const wellFormed = prefixText === undefined || /^\d{1,3}$/.test(prefixText);
-  if (!network || extra !== undefined || !wellFormed || prefix > maxPrefix) {
-    throw new Error(`Invalid CIDR "${text}": expected an address and prefix such as 10.0.0.0/8 or fd00::/8`);
+  const trimmed = text.trim();
+  const [addressText = ''] = trimmed.split('/');
+  const address = parseIp(addressText);
+  try {
+    if (!address) throw new Error('not a canonical address');
+    const whole = address.kind() === 'ipv4' ? 32 : 128;
+    return ipaddr.parseCIDR(trimmed.includes('/') ? trimmed : `${trimmed}/${whole}`);
+  } catch (error) {
+    throw new Error(`Invalid CIDR "${text}": expected an address and prefix such as 10.0.0.0/8 or fd00::/8`, {
+      cause: error,
+    });
   }
-  return { network, prefix };
 }
 
 export function createAddressPolicy(options: { allowPrivateCidrs?: readonly string[] } = {}): AddressPolicy {
   return { allowPrivate: (options.allowPrivateCidrs ?? []).map(parseCidr) };
 }
 
-export function cidrContains(cidr: Cidr, address: IpAddress): boolean {
-  if (cidr.network.family !== address.family) return false;
-  const whole = Math.floor(cidr.prefix / 8);
-  for (let i = 0; i < whole; i++) if (cidr.network.bytes[i] !== address.bytes[i]) return false;
-  const rest = cidr.prefix % 8;
-  if (rest === 0) return true;
-  const mask = (0xff << (8 - rest)) & 0xff;
-  return ((cidr.network.bytes[whole] ?? 0) & mask) === ((address.bytes[whole] ?? 0) & mask);
+export function cidrContains([network, prefix]: Cidr, address: IpAddress): boolean {
+  return network.kind() === address.kind() && address.match(network, prefix);
 }
 
 const ranges = (list: ReadonlyArray<readonly [string, string]>) =>
@@ -144,28 +111,28 @@ const METADATA_ADDRESSES = [
   'fd00:ec2::123',
 ].map(parseCidr);
 
-const v4At = (bytes: Uint8Array, offset: number): IpAddress => ({
-  family: 4,
-  bytes: bytes.slice(offset, offset + 4),
-});
-
-const startsWith = (bytes: Uint8Array, prefix: readonly number[]) => prefix.every((b, i) => bytes[i] === b);
-
 /**
- * The IPv4 address an IPv6 address stands for, when it embeds one: IPv4-mapped (::ffff:0:0/96),
- * IPv4-translated (::ffff:0:0:0/96), IPv4-compatible (::/96), 6to4 (2002::/16) and the NAT64
- * well-known prefix (64:ff9b::/96). Each of them can end up delivering packets to that IPv4 host.
+ * IPv6 ranges whose addresses carry an IPv4 address at a fixed byte offset: IPv4-mapped,
+ * IPv4-translated, IPv4-compatible, 6to4 and the NAT64 well-known prefix. Each of them can end up
+ * delivering packets to that IPv4 host.
  */
+const EMBEDDING_V4 = [
+  { cidr: parseCidr('::ffff:0:0/96'), offset: 12 },
+  { cidr: parseCidr('::ffff:0:0:0/96'), offset: 12 },
+  { cidr: parseCidr('::/96'), offset: 12 },
+  { cidr: parseCidr('2002::/16'), offset: 2 },
+  { cidr: parseCidr('64:ff9b::/96'), offset: 12 },
+];
+// `::` and `::1` lie inside the IPv4-compatible range but are judged as IPv6 addresses.
+const NOT_EMBEDDING_V4 = parseCidr('::/120');
+
+/** The IPv4 address an IPv6 address stands for, when it embeds one. */
 export function embeddedIpv4(address: IpAddress): IpAddress | null {
-  if (address.family !== 6) return null;
-  const b = address.bytes;
-  const zeros = (from: number, to: number) => b.subarray(from, to).every((x) => x === 0);
-  if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return v4At(b, 12);
-  if (zeros(0, 8) && b[8] === 0xff && b[9] === 0xff && zeros(10, 12)) return v4At(b, 12);
-  if (zeros(0, 12) && !zeros(12, 15)) return v4At(b, 12);
-  if (startsWith(b, [0x20, 0x02])) return v4At(b, 2);
-  if (startsWith(b, [0x00, 0x64, 0xff, 0x9b]) && zeros(4, 12)) return v4At(b, 12);
-  return null;
+  if (address.kind() !== 'ipv6' || cidrContains(NOT_EMBEDDING_V4, address)) return null;
+  const embedding = EMBEDDING_V4.find(({ cidr }) => cidrContains(cidr, address));
+  if (!embedding) return null;
+  const bytes = address.toByteArray();
+  return ipaddr.fromByteArray(bytes.slice(embedding.offset, embedding.offset + 4));
 }
 
 /** The address to judge: the embedded IPv4 address when there is one, else the address itself. */
@@ -174,10 +141,10 @@ export function canonicalAddress(address: IpAddress): IpAddress {
 }
 
 function nonPublicRange(address: IpAddress): string | null {
-  const table = address.family === 4 ? NON_PUBLIC_V4 : NON_PUBLIC_V6;
+  const table = address.kind() === 'ipv4' ? NON_PUBLIC_V4 : NON_PUBLIC_V6;
   const hit = table.find((range) => cidrContains(range.cidr, address));
   if (hit) return hit.label;
-  if (address.family === 6 && !cidrContains(GLOBAL_UNICAST_V6, address)) return 'reserved';
+  if (address.kind() === 'ipv6' && !cidrContains(GLOBAL_UNICAST_V6, address)) return 'reserved';
   return null;
 }
 

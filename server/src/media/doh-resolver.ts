@@ -8,6 +8,7 @@ import {
   type AddressAnswer,
   type AddressRecordType,
 } from './dns-message';
+import { readCappedBody } from './read-capped-body';
 
 /**
  * DNS over HTTPS (RFC 8484). Host names of fetched media are resolved here rather than by the
@@ -133,18 +134,11 @@ function httpsExchange(
         reject(new DnsMessageError(`${url.origin} answered HTTP ${res.statusCode} ${type}`));
         return;
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_DNS_MESSAGE_BYTES) res.destroy(new DnsMessageError('DNS message too large'));
-        else chunks.push(chunk);
-      });
-      res.on('end', () => resolve(Buffer.concat(chunks)));
-      res.on('error', reject);
-      res.on('close', () => {
-        if (!res.complete) reject(new DnsMessageError(`${url.origin} closed the connection mid-answer`));
-      });
+      readCappedBody(res, {
+        maxBytes: MAX_DNS_MESSAGE_BYTES,
+        tooLarge: () => new DnsMessageError('DNS message too large'),
+        broken: () => new DnsMessageError(`${url.origin} closed the connection mid-answer`),
+      }).then(resolve, reject);
     });
     req.on('error', reject);
     req.end(method === 'POST' ? query : undefined);

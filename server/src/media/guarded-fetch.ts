@@ -4,6 +4,7 @@ import { request } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { GuardedFetchError } from './fetch-failure';
 import type { FetchGuard } from './fetch-guard';
+import { readCappedBody } from './read-capped-body';
 import { vetTarget, type VettedTarget } from './vet-target';
 
 /**
@@ -212,33 +213,17 @@ function exchange(
         resolve({ status, headers: res.headers, body: Buffer.alloc(0) });
         return;
       }
-      const declared = Number(res.headers['content-length']);
-      if (declared > options.maxBytes) {
-        res.destroy();
-        reject(tooLarge(options.maxBytes, 'Content-Length'));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > options.maxBytes) res.destroy(tooLarge(options.maxBytes, 'streamed body'));
-        else if (options.admit && !options.admit(chunk.length)) {
-          res.destroy(new GuardedFetchError('over_budget', 'the media intake budget of this process is used up'));
-        } else chunks.push(chunk);
-      });
-      res.on('end', () => resolve({ status, headers: res.headers, body: Buffer.concat(chunks, size) }));
-      res.on('error', reject);
-      res.on('close', () => {
-        if (!res.complete) reject(new GuardedFetchError('broken_response', 'connection closed before the body ended'));
-      });
+      readCappedBody(res, {
+        maxBytes: options.maxBytes,
+        tooLarge: (what) => new GuardedFetchError('too_large', `${what} exceeds the cap of ${options.maxBytes} bytes`),
+        broken: () => new GuardedFetchError('broken_response', 'connection closed before the body ended'),
+        admit: options.admit,
+        refused: () => new GuardedFetchError('over_budget', 'the media intake budget of this process is used up'),
+      }).then((body) => resolve({ status, headers: res.headers, body }), reject);
     });
     req.end(hop.body);
   });
 }
-
-const tooLarge = (maxBytes: number, what: string) =>
-  new GuardedFetchError('too_large', `${what} exceeds the cap of ${maxBytes} bytes`);
 
 function asFetchError(error: unknown, deadline: AbortSignal, signal: AbortSignal | undefined, timeoutMs: number): unknown {
   if (signal?.aborted) return signal.reason;

@@ -1,10 +1,10 @@
-import { httpsUrlProblem, type SwapType } from '@doppel/contract';
+import { httpsUrlProblem, mimeTypeOf } from '@doppel/contract';
 import { ApiError } from '../errors';
 import type { IntakeShare } from '../intake/intake-budget';
 import { GuardedFetchError } from './fetch-failure';
 import type { FetchGuard } from './fetch-guard';
 import { DEFAULT_MEDIA_TIMEOUT_MS, MAX_REDIRECTS, guardedFetch } from './guarded-fetch';
-import { MIME_TYPE_OF, sniffMedia, type MediaKind } from './sniff';
+import { sniffMedia, type MediaKind } from './sniff';
 import { vetTarget } from './vet-target';
 
 /**
@@ -14,17 +14,6 @@ import { vetTarget } from './vet-target';
  */
 
 const MIB = 1024 * 1024;
-export const IMAGE_MAX_BYTES = 15 * MIB;
-export const GIF_MAX_BYTES = 30 * MIB;
-export const VIDEO_MAX_BYTES = 200 * MIB;
-
-export const TARGET_MAX_BYTES_BY_SWAP_TYPE: Readonly<Record<SwapType, number>> = {
-  image: IMAGE_MAX_BYTES,
-  multi_face_image: IMAGE_MAX_BYTES,
-  gif: GIF_MAX_BYTES,
-  video: VIDEO_MAX_BYTES,
-};
-export const SOURCE_MAX_BYTES = IMAGE_MAX_BYTES;
 
 export interface FetchMediaOptions {
   readonly url: string;
@@ -71,11 +60,11 @@ export async function fetchMedia(options: FetchMediaOptions): Promise<FetchedMed
 
   const kind = sniffMedia(response.body);
   if (!kind || !options.allowed.includes(kind)) {
-    const accepted = options.allowed.map((allowed) => MIME_TYPE_OF[allowed]).join(', ');
-    const found = kind ? `is ${MIME_TYPE_OF[kind]}` : 'is not a recognised media file';
+    const accepted = options.allowed.map(mimeTypeOf).join(', ');
+    const found = kind ? `is ${mimeTypeOf(kind)}` : 'is not a recognised media file';
     throw new ApiError('unsupported_media_type', `${field} ${found}; accepted here: ${accepted}.`);
   }
-  return { bytes: response.body, kind, mimeType: MIME_TYPE_OF[kind], finalUrl: response.url };
+  return { bytes: response.body, kind, mimeType: mimeTypeOf(kind), finalUrl: response.url };
 }
 
 /**

@@ -1,21 +1,11 @@
-import type { SwapType } from '@doppel/contract';
+import type { MediaKind, SwapType } from '@doppel/contract';
 
 /**
  * The media type of fetched bytes, decided from their signature alone. Content-Type and file
  * names are chosen by whoever hosts the file, so they are never consulted.
  */
 
-export type MediaKind = 'jpeg' | 'png' | 'webp' | 'gif' | 'mp4' | 'mov' | 'webm';
-
-export const MIME_TYPE_OF: Readonly<Record<MediaKind, string>> = {
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  mp4: 'video/mp4',
-  mov: 'video/quicktime',
-  webm: 'video/webm',
-};
+export type { MediaKind };
 
 export const IMAGE_MEDIA: readonly MediaKind[] = ['jpeg', 'png', 'webp'];
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { API_PREFIX } from '@doppel/contract';
+import { API_PREFIX, contract } from '@doppel/contract';
 import { buildOpenApiDocument, serializeOpenApiDocument } from '@doppel/contract/openapi';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -108,7 +108,7 @@ async function loadAssets(): Promise<Map<string, Resource>> {
  */
 export async function apiDocsPlugin(app: FastifyInstance): Promise<void> {
   const document = resource(
-    serializeOpenApiDocument(buildOpenApiDocument()),
+    serializeOpenApiDocument(buildOpenApiDocument(contract)),
     'application/json; charset=utf-8',
     REVALIDATE,
   );

@@ -1,6 +1,7 @@
 import { PgBoss, fromKysely } from 'pg-boss';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import type { QueuePayloads } from './payloads';
 
 /** Every queue the service uses, with the delivery guarantees each needs. */
 export const queues = {
@@ -64,11 +65,11 @@ export async function startBoss(connectionString: string, onError: (error: Error
  * Queues a job through `db`: given a transaction, the job exists exactly when the rows it works
  * on do. pg-boss answers null instead of failing when it stored nothing; that is an error here.
  */
-export async function sendJob(
+export async function sendJob<Queue extends QueueName>(
   boss: PgBoss,
   db: Kysely<Database>,
-  queue: QueueName,
-  data: object,
+  queue: Queue,
+  data: QueuePayloads[Queue],
   options: { startAfter?: Date; group?: { id: string } } = {},
 ): Promise<string> {
   const id = await boss.send(queue, data, { db: fromKysely(db), ...options });

@@ -1,30 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import type { MediaKind } from '../media/sniff';
-
-const EXTENSION: Record<MediaKind, string> = {
-  jpeg: 'jpg',
-  png: 'png',
-  webp: 'webp',
-  gif: 'gif',
-  mp4: 'mp4',
-  mov: 'mov',
-  webm: 'webm',
-};
-
-export const extensionOf = (kind: MediaKind) => EXTENSION[kind];
+import { extensionOf, type MediaKind } from '@doppel/contract';
 
 /** An input copied at create time: `inputs/<task id>/<role>-<random>.<ext>`. */
 export function inputKey(taskId: string, role: string, kind: MediaKind): string {
-  return `inputs/${taskId}/${role}-${randomBytes(6).toString('base64url')}.${EXTENSION[kind]}`;
+  return `inputs/${taskId}/${role}-${randomBytes(6).toString('base64url')}.${extensionOf(kind)}`;
 }
 
 /** A swap's result, behind a random folder so the URL cannot be derived from the task id. */
 export function resultKey(taskId: string, kind: MediaKind): string {
-  return `results/${randomBytes(16).toString('base64url')}/${taskId}.${EXTENSION[kind]}`;
+  return `results/${randomBytes(16).toString('base64url')}/${taskId}.${extensionOf(kind)}`;
 }
 
 /** Bytes awaiting their content scan, named by their hash so each is scanned once. */
-export const scanKey = (sha256: string, kind: MediaKind) => `scans/${sha256}.${EXTENSION[kind]}`;
+export const scanKey = (sha256: string, kind: MediaKind) => `scans/${sha256}.${extensionOf(kind)}`;
 
 /**
  * A task input's thumbnail, kept after the input is deleted: `thumbs/<task id>/<role>.jpg`.

@@ -1,3 +1,4 @@
+import { mediaKindOfExtension, mimeTypeOf } from '@doppel/contract';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -5,16 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors';
 import type { LocalStorage } from './local-storage';
 import { LOCAL_FILES_PREFIX } from './open-storage';
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.jpg': 'image/jpeg',
-  '.png': 'image/png',
-  '.webp': 'image/webp',
-  '.gif': 'image/gif',
-  '.mp4': 'video/mp4',
-  '.mov': 'video/quicktime',
-  '.webm': 'video/webm',
-};
 
 /**
  * Serves results kept by the local backend at their public URLs. Only `results/` is public:
@@ -24,7 +15,8 @@ export async function serveLocalFiles(app: FastifyInstance, storage: LocalStorag
   app.get(`${LOCAL_FILES_PREFIX}/results/*`, async (request, reply) => {
     const key = `results/${(request.params as { '*': string })['*']}`;
     const file = storage.filePath(key);
-    const type = CONTENT_TYPES[path.extname(key)];
+    const kind = mediaKindOfExtension(path.extname(key).slice(1));
+    const type = kind && mimeTypeOf(kind);
     const info = file && type ? await stat(file).catch(() => null) : null;
     if (!file || !type || !info?.isFile()) throw new ApiError('not_found', 'No file at this address.');
     return reply

@@ -5,7 +5,8 @@ import type { KeyVault } from '../auth/key-vault';
 import type { Db } from '../db/connect';
 import type { WebhookEventRow } from '../db/schema';
 import type { FetchGuard } from '../media/fetch-guard';
-import { queueWebhookAttempt, type WebhookJob } from './job';
+import type { WebhookJob } from '../queue/payloads';
+import { queueWebhookAttempt } from './job';
 import { DEFAULT_RETRY_DELAYS_MS, retryDelayMs } from './schedule';
 import { sendAttempt, type AttemptOutcome } from './send-attempt';
 

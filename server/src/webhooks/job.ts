@@ -2,15 +2,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { queues, sendJob } from '../queue/boss';
-
-/**
- * One delivery attempt. `step` is the position in the retry schedule for automatic attempts
- * (0 for the first); null marks an operator's redelivery, which stands outside the schedule.
- */
-export interface WebhookJob {
-  eventId: string;
-  step: number | null;
-}
+import type { WebhookJob } from '../queue/payloads';
 
 /**
  * Attempts of one API key's events in flight at once in one process: a key whose receiver never

@@ -1,7 +1,8 @@
 import type { PgBoss } from 'pg-boss';
 import { queues } from '../queue/boss';
 import { deliverWebhook, type WebhookDeliveryDeps } from './deliver';
-import { DELIVERIES_PER_KEY, type WebhookJob } from './job';
+import type { WebhookJob } from '../queue/payloads';
+import { DELIVERIES_PER_KEY } from './job';
 
 export interface WebhookWorkerOptions {
   /** Attempts in flight at once in this process; deliveries wait on the network, not the CPU. */

@@ -10,7 +10,7 @@ import { queues, startBoss } from '../../src/queue/boss';
 import { insertSwap } from '../../src/tasks/swaps';
 import { deliverWebhook } from '../../src/webhooks/deliver';
 import { enqueueWebhookEvent } from '../../src/webhooks/events';
-import type { WebhookJob } from '../../src/webhooks/job';
+import type { WebhookJob } from '../../src/queue/payloads';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { startReceiverWorld, type ReceiverWorld } from '../support/webhook-receiver';
 import { cliFor, newMasterKey } from './support/run-cli';

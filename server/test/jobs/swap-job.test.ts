@@ -1,7 +1,7 @@
 import { ComputePool, DEFAULT_SCAN_THRESHOLDS } from '@doppel/worker';
 import type { Job } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SwapJob } from '../../src/intake/create-swap';
+import type { SwapJob } from '../../src/queue/payloads';
 import { computeOnPool } from '../../src/jobs/compute';
 import { runSwapJob, type SwapDeps } from '../../src/jobs/swap-job';
 import type { Storage } from '../../src/storage/storage';

@@ -1,3 +1,4 @@
+import { contract } from '@doppel/contract';
 import { buildOpenApiDocument } from '@doppel/contract/openapi';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +26,7 @@ describe('GET /api/v1/openapi.json', () => {
     const response = await app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(response.json()).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+    expect(response.json()).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(contract))));
   });
 
   it('answers a revalidation with 304 while the document is unchanged', async () => {

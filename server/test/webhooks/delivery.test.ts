@@ -19,7 +19,7 @@ import { insertSwap } from '../../src/tasks/swaps';
 import { listDeliveries, redeliver } from '../../src/webhooks/deliveries';
 import { enqueueWebhookEvent, webhookEventFor } from '../../src/webhooks/events';
 import { registerWebhookWorker } from '../../src/webhooks/worker';
-import { verifyWebhook } from '../../../sdk/src/index';
+import { verifyWebhook } from '@doppel/sdk';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { redirectTo, type MediaRoute, type RecordedRequest } from '../support/media-server';
 import { startReceiverWorld, type ReceiverWorld } from '../support/webhook-receiver';

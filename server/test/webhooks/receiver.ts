@@ -1,6 +1,6 @@
 import { WEBHOOK_SIGNATURE_HEADER } from '@doppel/contract';
 import type { MediaRoute } from '../support/media-server';
-import { verifyWebhook, WebhookVerificationError } from '../../../sdk/src/index';
+import { verifyWebhook, WebhookVerificationError } from '@doppel/sdk';
 
 /**
  * A receiver written as the docs tell integrators to: verify the raw body with the SDK and the

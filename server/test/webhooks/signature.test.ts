@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SwapRow } from '../../src/db/schema';
 import { webhookBody } from '../../src/webhooks/events';
 import { signWebhook } from '../../src/webhooks/signature';
-import { verifyWebhook } from '../../../sdk/src/index';
+import { verifyWebhook } from '@doppel/sdk';
 
 // The worked example of docs/webhooks.md: if these change, change the docs with them.
 const EXAMPLE_KEY = 'dpl_EXAMPLE_only_never_use_this_key_for_real_00';
@@ -28,8 +28,8 @@ const exampleSwap: SwapRow = {
   error: null,
   metadata: { order: 'A-17' },
   webhook_url: 'https://example.com/webhooks/doppel',
-  params: { internal: true },
-  inputs: { internal: true },
+  params: { source_url: 'https://cdn.example.com/internal/source.jpg' },
+  inputs: { target: { key: 'inputs/internal/target.jpg', kind: 'jpeg', mimeType: 'image/jpeg' }, sources: [] },
   refunded: false,
   completed_at: new Date('2026-01-01T00:05:00Z'),
   result_key: 'results/internal/swp_Q2xp3dVq8kYb1mTn0aR7xw.jpg',

@@ -2,6 +2,7 @@
  * What a compute thread can be asked to do. This module is the thread's entry: piscina calls
  * these functions by name, on the thread, with structured-cloned inputs.
  */
+import { isVideoKind, type MediaKind } from '@doppel/contract';
 import type { MessagePort } from 'node:worker_threads';
 import { describeFaces, type FaceDescription } from '../faces/describe-faces';
 import { swapImage, type SwapImageResult } from '../swap/swap-image';
@@ -11,16 +12,13 @@ import { videoStills } from '../video/stills';
 import { swapGif, type SwapGifResult } from '../animation/swap-gif';
 import { swapVideo, type SwapVideoResult } from '../video/swap-video';
 
-export type MediaKind = 'jpeg' | 'png' | 'webp' | 'gif' | 'mp4' | 'mov' | 'webm';
-
-const VIDEO_KINDS: readonly MediaKind[] = ['mp4', 'mov', 'webm'];
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 export function scan(input: { bytes: Uint8Array; kind: MediaKind; thresholds?: ScanThresholds }): Promise<Outcome<ScanVerdict>> {
   const bytes = asBuffer(input.bytes);
   return capture(async () =>
-    VIDEO_KINDS.includes(input.kind) ? scanFrames(await videoStills(bytes), input.thresholds) : scanImage(bytes, input.thresholds),
+    isVideoKind(input.kind) ? scanFrames(await videoStills(bytes), input.thresholds) : scanImage(bytes, input.thresholds),
   );
 }
 
