@@ -14,17 +14,23 @@ export class IntakeBudget {
     return this.used;
   }
 
-  /** A create's share: admits its chunks while the budget lasts and gives them all back at once. */
+  /**
+   * A create's share: admits its chunks while the budget lasts and gives them all back at once.
+   * A released share admits nothing more: a fetch still running after its create failed (the
+   * other input's) is cut off instead of holding bytes nobody will give back.
+   */
   open(): IntakeShare {
     let held = 0;
+    let released = false;
     return {
       admit: (bytes) => {
-        if (this.used + bytes > this.limitBytes) return false;
+        if (released || this.used + bytes > this.limitBytes) return false;
         this.used += bytes;
         held += bytes;
         return true;
       },
       release: () => {
+        released = true;
         this.used -= held;
         held = 0;
       },
@@ -35,6 +41,6 @@ export class IntakeBudget {
 export interface IntakeShare {
   /** False, admitting nothing, when `bytes` more would go past the process's budget. */
   admit(bytes: number): boolean;
-  /** Returns every byte this share admitted; safe to call more than once. */
+  /** Returns every byte this share admitted and closes it; safe to call more than once. */
   release(): void;
 }
