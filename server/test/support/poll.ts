@@ -35,3 +35,15 @@ export const finishedSwap = (app: TestApp, key: string, id: string, onPoll?: (sw
 /** The face-detect task once it is done or failed. */
 export const finishedDetection = (app: TestApp, key: string, id: string) =>
   pollUntil(app, key, `/api/v1/face-detect/${id}`, (s: FaceDetectTask) => TERMINAL.includes(s.status));
+
+/**
+ * Asks `probe` again every few milliseconds until it answers true; fails when `withinMs` has
+ * passed first. For changes that reach other processes by notification.
+ */
+export async function eventually(what: string, probe: () => Promise<boolean>, withinMs: number): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
