@@ -25,12 +25,14 @@ import type { LoadResult, LoadScenario } from './load';
  * refused; that one runs on a second server with the spec's limits, one key far over its budget.
  * Creates fetch real photos over HTTPS on loopback (test CA, loopback DoH), already scanned.
  * Traffic stays on 127.0.0.1; everything started here is stopped at the end or on a timeout.
- * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server process there.
+ * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server process there; BENCH_ONLY=<text>
+ * runs only the scenarios whose name contains it (the bare baseline always runs).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const KEYS = Number(process.env.BENCH_KEYS ?? 20);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+const ONLY = process.env.BENCH_ONLY;
 /** The whole run is cut off after this, whatever happens. */
 const WATCHDOG_MS = (60 + 12 * (SECONDS + 5)) * 1000;
 
@@ -197,6 +199,7 @@ async function main(): Promise<void> {
 
     const rows: Row[] = [{ name: 'bare Fastify GET (PublicSwap body)', result: bare }];
     const measure = async (name: string, requests: LoadScenario['requests'], url = doppel.url) => {
+      if (ONLY && !name.includes(ONLY)) return;
       const result = await runLoad({ url, requests });
       rows.push({ name, result });
       console.error(`${name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`);
