@@ -20,6 +20,20 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const USER_AGENT = 'Doppel-Fetcher/1';
+/** TLS sessions remembered per guard; beyond this the oldest is dropped. */
+const MAX_TLS_SESSIONS = 1_000;
+
+/**
+ * TLS sessions of each guard by host name, vetted address and port, so a repeat fetch from the
+ * same server resumes its session instead of a full handshake (the expensive part of a fetch).
+ */
+const tlsSessions = new WeakMap<FetchGuard, Map<string, Buffer>>();
+
+function sessionsOf(guard: FetchGuard): Map<string, Buffer> {
+  let sessions = tlsSessions.get(guard);
+  if (!sessions) tlsSessions.set(guard, (sessions = new Map()));
+  return sessions;
+}
 
 export interface GuardedRequestOptions {
   readonly guard: FetchGuard;
@@ -174,6 +188,8 @@ function exchange(
   };
   if (hop.body !== undefined) headers['content-length'] = Buffer.byteLength(hop.body);
 
+  const sessions = sessionsOf(options.guard);
+  const sessionKey = `${servername ?? ''} ${address} ${url.port || 443}`;
   return new Promise((resolve, reject) => {
     let handshakeDone = false;
     const fail = (error: unknown) => reject(handshakeDone ? error : new ConnectFailure('connect failed', { cause: error }));
@@ -188,18 +204,24 @@ function exchange(
       signal: deadline,
       ...(servername ? { servername } : {}),
       ...(options.guard.ca ? { ca: options.guard.ca } : {}),
+      ...(sessions.has(sessionKey) ? { session: sessions.get(sessionKey) } : {}),
     });
     const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     const connectTimer = setTimeout(
       () => req.destroy(new Error(`no TLS connection within ${connectTimeoutMs} ms`)),
       connectTimeoutMs,
     );
-    req.on('socket', (socket: TLSSocket) =>
+    req.on('socket', (socket: TLSSocket) => {
       socket.once('secureConnect', () => {
         handshakeDone = true;
         clearTimeout(connectTimer);
-      }),
-    );
+      });
+      socket.on('session', (session: Buffer) => {
+        sessions.delete(sessionKey);
+        if (sessions.size >= MAX_TLS_SESSIONS) sessions.delete(sessions.keys().next().value!);
+        sessions.set(sessionKey, session);
+      });
+    });
     req.on('close', () => clearTimeout(connectTimer));
     req.on('error', fail);
     req.on('response', (res) => {
