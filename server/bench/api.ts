@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -68,11 +69,20 @@ async function firstLine(child: ChildProcess): Promise<string> {
   throw new Error(`child ended without output: ${text}`);
 }
 
-async function runLoad(scenario: Omit<LoadScenario, 'connections' | 'durationSeconds'>): Promise<LoadResult> {
+async function runLoad(scenario: Omit<LoadScenario, 'connections' | 'durationSeconds'> & { durationSeconds?: number }): Promise<LoadResult> {
   const child = startChild(
     ['bench/load.ts', JSON.stringify({ connections: CONNECTIONS, durationSeconds: SECONDS, ...scenario })],
   );
   return JSON.parse(await firstLine(child)) as LoadResult;
+}
+
+/** CPU time (user + system) a process has used so far, in milliseconds, from /proc (Linux). */
+async function cpuMsOf(pid: number | undefined): Promise<number | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  if (!stat) return undefined;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of the file, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
@@ -122,18 +132,20 @@ async function markScanned(runtime: Runtime, bytes: Buffer): Promise<void> {
 interface Row {
   name: string;
   result: LoadResult;
+  /** CPU of the server process per response, when known. */
+  cpuMsPerRequest?: number;
 }
 
 function table(rows: Row[], bare: LoadResult): string {
   const lines = [
-    `| scenario (${CONNECTIONS} connections, ${SECONDS} s) | req/s | p50 ms | p99 ms | vs bare Fastify | responses |`,
-    '|---|---|---|---|---|---|',
+    `| scenario (${CONNECTIONS} connections, ${SECONDS} s) | req/s | p50 ms | p99 ms | vs bare Fastify | server CPU ms/req | responses |`,
+    '|---|---|---|---|---|---|---|',
   ];
-  for (const { name, result } of rows) {
+  for (const { name, result, cpuMsPerRequest } of rows) {
     const statuses = Object.entries(result.statuses).map(([status, n]) => `${n}×${status}`).join(' ');
     lines.push(
       `| ${name} | ${Math.round(result.requestsPerSecond)} | ${result.p50} | ${result.p99} | ` +
-        `${(result.requestsPerSecond / bare.requestsPerSecond).toFixed(3)}× | ${statuses}${result.errors ? ` ${result.errors} errors` : ''} |`,
+        `${(result.requestsPerSecond / bare.requestsPerSecond).toFixed(3)}× | ${cpuMsPerRequest?.toFixed(2) ?? '–'} | ${statuses}${result.errors ? ` ${result.errors} errors` : ''} |`,
     );
   }
   return lines.join('\n');
@@ -190,18 +202,25 @@ async function main(): Promise<void> {
       if (response.status !== 201) throw new Error(`seeding a swap answered ${response.status}: ${JSON.stringify(body)}`);
       swapIds.push(body.id);
     }
+    // Unmeasured: the server's code is compiled and optimised on the first requests.
+    await runLoad({ url: doppel.url, durationSeconds: 2, requests: keys.map((key) => ({ method: 'GET', path: '/api/v1/swaps?limit=20', headers: auth(key) })) });
     const publicSwap = await (await fetch(`${doppel.url}/api/v1/swaps/${swapIds[0]}`, { headers: auth(keys[0]!) })).text();
 
     const bareChild = startChild(['bench/bare-fastify.ts', publicSwap]);
     const barePort = await firstLine(bareChild);
+    const bareCpu = await cpuMsOf(bareChild.pid);
     const bare = await runLoad({ url: `http://127.0.0.1:${barePort}`, requests: [{ method: 'GET', path: '/swap', headers: {} }] });
+    const bareCpuAfter = await cpuMsOf(bareChild.pid);
     await stopChild(bareChild);
 
-    const rows: Row[] = [{ name: 'bare Fastify GET (PublicSwap body)', result: bare }];
+    const perRequest = (before: number | undefined, after: number | undefined, result: LoadResult) =>
+      before === undefined || after === undefined || result.total === 0 ? undefined : (after - before) / result.total;
+    const rows: Row[] = [{ name: 'bare Fastify GET (PublicSwap body)', result: bare, cpuMsPerRequest: perRequest(bareCpu, bareCpuAfter, bare) }];
     const measure = async (name: string, requests: LoadScenario['requests'], url = doppel.url) => {
       if (ONLY && !name.includes(ONLY)) return;
+      const cpuBefore = await cpuMsOf(doppel.child.pid);
       const result = await runLoad({ url, requests });
-      rows.push({ name, result });
+      rows.push({ name, result, cpuMsPerRequest: perRequest(cpuBefore, await cpuMsOf(doppel.child.pid), result) });
       console.error(`${name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`);
     };
     await measure(`GET /me, ${KEYS} keys`, keys.map((key) => ({ method: 'GET', path: '/api/v1/me', headers: auth(key) })));
