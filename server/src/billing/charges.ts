@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import { creditBuckets, type CreditBucket, type Database } from '../db/schema';
+import type { Database } from '../db/schema';
 
 /**
  * Takes `cost` credits from the user's buckets in the documented order (subscription, then
