@@ -14,8 +14,11 @@ const MiB = 1024 * 1024;
 const EnvSchema = z.object({
   DATABASE_URL: url.optional(),
   DOPPEL_DATA_DIR: z.string().min(1).default('./.doppel'),
-  DOPPEL_HOST: z.string().min(1).default('127.0.0.1'),
-  DOPPEL_PORT: int(0, 65535).default(8080),
+  DOPPEL_HOST: z.string().min(1).optional(),
+  DOPPEL_PORT: int(0, 65535).optional(),
+  // The platform convention (PaaS hosts set PORT), used when the DOPPEL_ names are unset.
+  HOST: z.string().min(1).optional(),
+  PORT: int(0, 65535).optional(),
   DOPPEL_PUBLIC_URL: url.optional(),
   DOPPEL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DOPPEL_MASTER_KEY: z
@@ -112,12 +115,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
   }
   const e = parsed.data;
+  const port = e.DOPPEL_PORT ?? e.PORT ?? 8080;
   return {
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.DOPPEL_DATA_DIR),
-    host: e.DOPPEL_HOST,
-    port: e.DOPPEL_PORT,
-    publicUrl: (e.DOPPEL_PUBLIC_URL ?? `http://localhost:${e.DOPPEL_PORT}`).replace(/\/+$/, ''),
+    host: e.DOPPEL_HOST ?? e.HOST ?? '127.0.0.1',
+    port,
+    publicUrl: (e.DOPPEL_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     logLevel: e.DOPPEL_LOG_LEVEL,
     masterKey: e.DOPPEL_MASTER_KEY ? Buffer.from(e.DOPPEL_MASTER_KEY, 'base64') : undefined,
     trustProxy: e.DOPPEL_TRUST_PROXY,

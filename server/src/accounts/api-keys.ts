@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/connect';
 import type { ApiKeyRow } from '../db/schema';
 import { displayPrefix, generateApiKey, hashApiKey } from '../auth/api-keys';
@@ -65,4 +66,24 @@ export async function revealApiKey(db: Db, vault: KeyVault, apiKeyId: string): P
     .where('id', '=', apiKeyId)
     .executeTakeFirstOrThrow();
   return vault.open(row.key_ciphertext);
+}
+
+/** The live (unrevoked) key with this SHA-256 hash. */
+export function findLiveKey(db: Db, keyHash: Buffer): Promise<{ id: string; user_id: string; last_used_at: Date | null } | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'user_id', 'last_used_at'])
+    .where('key_hash', '=', keyHash)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Stamps these keys as used now, in one statement. */
+export async function markKeysUsed(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: sql<Date>`now()` })
+    .where('id', 'in', ids)
+    .execute();
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
+import type { Notifications } from '../queue/notifications';
 
 export interface AuthBlock {
   retryAfterSeconds: number;
@@ -7,28 +8,99 @@ export interface AuthBlock {
   resetAt: number;
 }
 
-/**
- * Whether this client address used up its failed authentications for the current minute.
- * Counted in fixed one-minute windows shared by every server process through the database.
- */
-export async function authBlock(db: Db, client: string, failuresPerMinute: number): Promise<AuthBlock | null> {
-  const { rows } = await sql<{ count: number; reset_at: number }>`
-    select count, extract(epoch from window_start + interval '1 minute')::float8 as reset_at
-    from auth_failures
-    where client = ${client} and window_start = date_trunc('minute', now())
-  `.execute(db);
-  const row = rows[0];
-  if (!row || row.count < failuresPerMinute) return null;
-  const resetAt = Math.ceil(row.reset_at);
-  return { resetAt, retryAfterSeconds: Math.max(1, resetAt - Math.floor(Date.now() / 1000)) };
-}
+/** Expired blocks are swept once this many addresses are remembered. */
+const SWEEP_AT = 10_000;
 
-/** Counts one failed authentication; windows before the current minute are dropped as we go. */
-export async function recordAuthFailure(db: Db, client: string): Promise<void> {
-  await sql`
-    with expired as (delete from auth_failures where window_start < date_trunc('minute', now()))
-    insert into auth_failures (client, window_start, count)
-    values (${client}, date_trunc('minute', now()), 1)
-    on conflict (client, window_start) do update set count = auth_failures.count + 1
-  `.execute(db);
+/**
+ * Client addresses that used up their failed authentications for the current minute, counted
+ * in fixed one-minute windows shared by every server process through the database. The address
+ * that reaches the limit is announced on `doppel_auth_block`, so each process checks blocks in
+ * memory; it reads them from the database after a gap in listening, and while not listening.
+ */
+export class AuthBlocks {
+  /** Client address -> epoch seconds its block ends. */
+  private readonly blocked = new Map<string, number>();
+  private synced = false;
+  private generation = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly notifications: Notifications,
+    private readonly failuresPerMinute: number,
+  ) {
+    notifications.subscribe('doppel_auth_block', {
+      onMessage: (payload) => {
+        const at = payload.lastIndexOf(' ');
+        this.note(payload.slice(0, at), Number(payload.slice(at + 1)));
+      },
+      onGap: () => {
+        this.generation++;
+        this.synced = false;
+        this.blocked.clear();
+      },
+    });
+  }
+
+  /** Whether this client address is over its failure budget for the current minute. */
+  async blockOf(client: string): Promise<AuthBlock | null> {
+    if (!this.notifications.listening) return this.blockInDatabase(client);
+    if (!this.synced) await this.sync();
+    const resetAt = this.blocked.get(client);
+    if (resetAt === undefined) return null;
+    const nowSeconds = Date.now() / 1000;
+    if (resetAt <= nowSeconds) {
+      this.blocked.delete(client);
+      return null;
+    }
+    return { resetAt, retryAfterSeconds: Math.max(1, Math.ceil(resetAt - nowSeconds)) };
+  }
+
+  /** Counts one failed authentication; windows before the current minute are dropped as we go. */
+  async recordFailure(client: string): Promise<void> {
+    const { rows } = await sql<{ count: number; reset_at: number }>`
+      with expired as (delete from auth_failures where window_start < date_trunc('minute', now())),
+      counted as (
+        insert into auth_failures (client, window_start, count)
+        values (${client}, date_trunc('minute', now()), 1)
+        on conflict (client, window_start) do update set count = auth_failures.count + 1
+        returning count, ceil(extract(epoch from window_start + interval '1 minute'))::float8 as reset_at
+      )
+      select count, reset_at,
+        case when count = ${this.failuresPerMinute} then pg_notify('doppel_auth_block', ${client} || ' ' || reset_at) end
+      from counted
+    `.execute(this.db);
+    const row = rows[0]!;
+    if (row.count >= this.failuresPerMinute) this.note(client, row.reset_at);
+  }
+
+  private note(client: string, resetAt: number): void {
+    if (this.blocked.size >= SWEEP_AT) {
+      const nowSeconds = Date.now() / 1000;
+      for (const [address, until] of this.blocked) if (until <= nowSeconds) this.blocked.delete(address);
+    }
+    this.blocked.set(client, resetAt);
+  }
+
+  private async sync(): Promise<void> {
+    const generation = this.generation;
+    const { rows } = await sql<{ client: string; reset_at: number }>`
+      select client, ceil(extract(epoch from window_start + interval '1 minute'))::float8 as reset_at
+      from auth_failures
+      where window_start = date_trunc('minute', now()) and count >= ${this.failuresPerMinute}
+    `.execute(this.db);
+    if (generation !== this.generation) return;
+    for (const row of rows) this.note(row.client, row.reset_at);
+    this.synced = true;
+  }
+
+  private async blockInDatabase(client: string): Promise<AuthBlock | null> {
+    const { rows } = await sql<{ count: number; reset_at: number }>`
+      select count, ceil(extract(epoch from window_start + interval '1 minute'))::float8 as reset_at
+      from auth_failures
+      where client = ${client} and window_start = date_trunc('minute', now())
+    `.execute(this.db);
+    const row = rows[0];
+    if (!row || row.count < this.failuresPerMinute) return null;
+    return { resetAt: row.reset_at, retryAfterSeconds: Math.max(1, Math.ceil(row.reset_at - Date.now() / 1000)) };
+  }
 }

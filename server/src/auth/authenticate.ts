@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import { findLiveKey, markKeysUsed } from '../accounts/api-keys';
+import type { Db } from '../db/connect';
 import { ApiError } from '../errors';
+import { NotifiedCache } from '../queue/notified-cache';
 import { hashApiKey, looksLikeApiKey } from './api-keys';
-import { authBlock, recordAuthFailure } from './auth-throttle';
+import { AuthBlocks } from './auth-throttle';
+import { LAST_USED_RESOLUTION_MS, LastUsedRecorder } from './last-used';
 
 /** The key (and its user) a request was authenticated with. */
 export interface Caller {
@@ -17,8 +20,8 @@ declare module 'fastify' {
 }
 
 const BEARER = /^Bearer +(\S+) *$/i;
-/** `last_used_at` is refreshed at most this often per key, to keep lookups read-only. */
-const LAST_USED_RESOLUTION_MS = 60_000;
+/** Keys remembered per process; beyond this the oldest are looked up again. */
+const CACHED_KEYS = 100_000;
 
 /** The authenticated caller of a route behind `requireApiKey`. */
 export function callerOf(request: FastifyRequest): Caller {
@@ -31,9 +34,15 @@ export function callerOf(request: FastifyRequest): Caller {
  * malformed header is `unauthorized`; a token matching no live key is `invalid_api_key` and
  * counts as a failed attempt of the client address. An address over its failure budget is
  * refused before its token is even looked at, so a correct guess cannot be confirmed.
+ * Live keys are kept in memory, keyed by hash; a revocation reaches every process through
+ * `doppel_api_key` (migration 0006) and drops the key at once.
  */
 export function requireApiKey(app: FastifyInstance): void {
-  const { db, config } = app.deps;
+  const { db, config, notifications } = app.deps;
+  const keys = new NotifiedCache<Caller>(notifications, 'doppel_api_key', CACHED_KEYS);
+  const blocks = new AuthBlocks(db, notifications, config.rateLimit.authFailuresPerMinute);
+  const lastUsed = new LastUsedRecorder(db, (error) => app.log.error({ err: error }, 'could not record last_used_at'));
+  app.addHook('onClose', () => lastUsed.close());
   app.decorateRequest('caller', null);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -44,7 +53,7 @@ export function requireApiKey(app: FastifyInstance): void {
       });
     }
 
-    const block = await authBlock(db, request.ip, config.rateLimit.authFailuresPerMinute);
+    const block = await blocks.blockOf(request.ip);
     if (block) {
       reply.header('x-ratelimit-reset', String(block.resetAt));
       throw new ApiError('rate_limited', 'Too many failed authentication attempts from this address.', {
@@ -52,28 +61,24 @@ export function requireApiKey(app: FastifyInstance): void {
       });
     }
 
-    const key = looksLikeApiKey(token)
-      ? await db
-          .selectFrom('api_keys')
-          .select(['id', 'user_id', 'last_used_at'])
-          .where('key_hash', '=', hashApiKey(token))
-          .where('revoked_at', 'is', null)
-          .executeTakeFirst()
-      : undefined;
+    const hash = looksLikeApiKey(token) ? hashApiKey(token) : undefined;
+    const key = hash && (await keys.get(hash.toString('hex'), () => loadCaller(db, hash)));
     if (!key) {
-      await recordAuthFailure(db, request.ip);
+      await blocks.recordFailure(request.ip);
       throw new ApiError('invalid_api_key', 'The API key is not valid or has been revoked.', {
         headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
       });
     }
 
-    if (!key.last_used_at || Date.now() - key.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
-      await db
-        .updateTable('api_keys')
-        .set({ last_used_at: sql<Date>`now()` })
-        .where('id', '=', key.id)
-        .execute();
-    }
-    request.caller = { apiKeyId: key.id, userId: key.user_id };
+    lastUsed.touch(key.apiKeyId);
+    request.caller = key;
   });
+}
+
+/** A live key from the database; one not stamped for a while is stamped at once. */
+async function loadCaller(db: Db, hash: Buffer): Promise<Caller | undefined> {
+  const row = await findLiveKey(db, hash);
+  if (!row) return undefined;
+  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) await markKeysUsed(db, [row.id]);
+  return { apiKeyId: row.id, userId: row.user_id };
 }

@@ -1,11 +1,12 @@
 import { sql, type Transaction } from 'kysely';
-import { creditBuckets, type CreditBucket, type Database } from '../db/schema';
+import type { Database } from '../db/schema';
 
 /**
  * Takes `cost` credits from the user's buckets in the documented order (subscription, then
- * monthly, then permanent), writing one ledger entry per bucket touched. The balance row is
- * locked for the rest of the transaction, so concurrent creates cannot overspend.
- * Returns false, changing nothing, when the balance is below the cost.
+ * monthly, then permanent, as in `creditBuckets`), writing one ledger entry per bucket touched,
+ * in one statement. The balance row is locked for the rest of the transaction, so concurrent
+ * creates cannot overspend: a create that waited for the lock takes from the balance as the
+ * other one left it. Returns false, changing nothing, when the balance is below the cost.
  */
 export async function chargeCredits(
   trx: Transaction<Database>,
@@ -14,39 +15,33 @@ export async function chargeCredits(
   cost: number,
 ): Promise<boolean> {
   if (cost === 0) return true;
-  const balance = await trx
-    .selectFrom('credit_balances')
-    .select(creditBuckets)
-    .where('user_id', '=', userId)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
-  if (creditBuckets.reduce((sum, bucket) => sum + balance[bucket], 0) < cost) return false;
-
-  let remaining = cost;
-  const taken: Partial<Record<CreditBucket, number>> = {};
-  for (const bucket of creditBuckets) {
-    const take = Math.min(balance[bucket], remaining);
-    if (take > 0) taken[bucket] = take;
-    remaining -= take;
-  }
-  await trx
-    .updateTable('credit_balances')
-    .set(Object.fromEntries(Object.entries(taken).map(([b, n]) => [b, sql`${sql.ref(b)} - ${n}`])))
-    .where('user_id', '=', userId)
-    .execute();
-  await trx
-    .insertInto('credit_ledger')
-    .values(
-      Object.entries(taken).map(([bucket, n]) => ({
-        user_id: userId,
-        swap_id: swapId,
-        bucket: bucket as CreditBucket,
-        amount: -n,
-        reason: 'charge' as const,
-      })),
+  const { rows } = await sql<{ charged: boolean }>`
+    with balance as (
+      select subscription, monthly, permanent from credit_balances where user_id = ${userId} for update
+    ),
+    taken as (
+      select s, m, ${cost}::int - s - m as p
+      from balance,
+        lateral (select least(subscription, ${cost}::int) as s) first,
+        lateral (select least(monthly, ${cost}::int - s) as m) second
+      where subscription + monthly + permanent >= ${cost}::int
+    ),
+    charged as (
+      update credit_balances b
+      set subscription = b.subscription - t.s, monthly = b.monthly - t.m, permanent = b.permanent - t.p
+      from taken t
+      where b.user_id = ${userId}
+    ),
+    ledger as (
+      insert into credit_ledger (user_id, swap_id, bucket, amount, reason)
+      select ${userId}, ${swapId}, v.bucket, -v.n, 'charge'
+      from taken t, lateral (values (1, 'subscription', t.s), (2, 'monthly', t.m), (3, 'permanent', t.p)) v(rank, bucket, n)
+      where v.n > 0
+      order by v.rank
     )
-    .execute();
-  return true;
+    select exists (select 1 from taken) as charged
+  `.execute(trx);
+  return rows[0]!.charged;
 }
 
 /**

@@ -90,15 +90,21 @@ export interface IdempotencyKeysTable {
   created_at: CreatedAt;
 }
 
-export interface RateLimitHitsTable {
+/** One key's request budget: a ring of its admissions in the window, and the UTC day's count. */
+export interface RateLimitBudgetsTable {
   api_key_id: string;
-  at: Timestamp;
+  ring_size: number;
+  tail: number;
+  in_window: number;
+  last_at: Timestamp | null;
+  day: string | null;
+  day_count: number;
 }
 
-export interface RateLimitDaysTable {
+export interface RateLimitAdmissionsTable {
   api_key_id: string;
-  day: string;
-  count: number;
+  slot: number;
+  at: Timestamp;
 }
 
 export interface AuthFailuresTable {
@@ -166,8 +172,8 @@ export interface Database {
   swaps: SwapsTable;
   face_detect_tasks: FaceDetectTasksTable;
   idempotency_keys: IdempotencyKeysTable;
-  rate_limit_hits: RateLimitHitsTable;
-  rate_limit_days: RateLimitDaysTable;
+  rate_limit_budgets: RateLimitBudgetsTable;
+  rate_limit_admissions: RateLimitAdmissionsTable;
   auth_failures: AuthFailuresTable;
   settings: SettingsTable;
   content_scans: ContentScansTable;

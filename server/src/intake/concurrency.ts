@@ -14,7 +14,9 @@ const RESERVATION_TTL = sql`interval '15 minutes'`;
  */
 export async function reserveCreateSlot(db: Db, apiKeyId: string, cap: number): Promise<string> {
   return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtext(${`create-slots:${apiKeyId}`}))`.execute(trx);
+    // A reservation outlives no crash of the database that matters (the create in flight fails
+    // with it), so its commit need not wait for the disk.
+    await sql`select set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(hashtext(${`create-slots:${apiKeyId}`}))`.execute(trx);
     const { held } = await sql<{ held: number }>`
       select
         (select count(*) from swaps where api_key_id = ${apiKeyId} and status in ('queued', 'preparing', 'processing'))

@@ -128,10 +128,11 @@ export async function createSwapTask(
     });
 
     const keys = media.map((m, i) => inputKey(swapId, i === 0 ? 'target' : `source${i}`, m.kind));
-    for (const [i, m] of media.entries()) {
-      await deps.storage.put(keys[i]!, m.bytes, m.mimeType);
-      stored.push(keys[i]!);
-    }
+    // Written side by side; every write has settled before a failure deletes them.
+    stored.push(...keys);
+    const writes = await Promise.allSettled(media.map((m, i) => deps.storage.put(keys[i]!, m.bytes, m.mimeType)));
+    const failedWrite = writes.find((w) => w.status === 'rejected');
+    if (failedWrite) throw failedWrite.reason;
     const inputs: SwapInputs = {
       target: { key: keys[0]!, kind: target.kind, mimeType: target.mimeType, ...measure },
       sources: sourceMedia.map((m, i) => ({ key: keys[i + 1]!, kind: m.kind, mimeType: m.mimeType, url: distinctSources[i]!.url })),

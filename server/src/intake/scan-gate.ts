@@ -35,10 +35,16 @@ export async function requireCleanContent(deps: ScanGateDeps, inputs: ScanInput[
   const pending = new Map<string, ScanInput>();
   for (const input of inputs) pending.set(createHash('sha256').update(input.bytes).digest('hex'), input);
 
-  for (const [sha256, input] of pending) await requestScan(deps, sha256, input);
+  // One look at every input's scan: a verdict already given needs neither a scan nor a wait.
+  const known = await scanStatuses(deps.db, [...pending.keys()]);
+  for (const [sha256, input] of pending) {
+    const status = known.get(sha256);
+    if (status === undefined || status === 'failed') await requestScan(deps, sha256, input);
+  }
 
   const verdicts = await Promise.all(
     [...pending.keys()].map((sha256) =>
+      asVerdict(known.get(sha256)) ??
       deps.notifications.waitFor('doppel_scan', sha256, () => verdictOf(deps.db, sha256), {
         timeoutMs: deps.config.scan.waitSeconds * 1000,
         signal,
@@ -68,15 +74,21 @@ export async function requireCleanContent(deps: ScanGateDeps, inputs: ScanInput[
 
 type Verdict = 'clean' | 'flagged' | 'undecodable' | 'too_large';
 
-async function verdictOf(db: Db, sha256: string): Promise<Verdict | undefined> {
-  const row = await db.selectFrom('content_scans').select('status').where('sha256', '=', sha256).executeTakeFirst();
-  return row && row.status !== 'pending' && row.status !== 'failed' ? row.status : undefined;
+const asVerdict = (status: string | undefined): Verdict | undefined =>
+  status === 'clean' || status === 'flagged' || status === 'undecodable' || status === 'too_large' ? status : undefined;
+
+async function scanStatuses(db: Db, hashes: string[]): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('content_scans').select(['sha256', 'status']).where('sha256', 'in', hashes).execute();
+  return new Map(rows.map((row) => [row.sha256, row.status]));
 }
 
-/** Queues a scan unless one is done or under way; a failed scan is tried afresh. */
+async function verdictOf(db: Db, sha256: string): Promise<Verdict | undefined> {
+  const row = await db.selectFrom('content_scans').select('status').where('sha256', '=', sha256).executeTakeFirst();
+  return asVerdict(row?.status);
+}
+
+/** Queues a scan of bytes never scanned, or whose scan failed (then it is tried afresh). */
 async function requestScan(deps: ScanGateDeps, sha256: string, input: ScanInput): Promise<void> {
-  const existing = await deps.db.selectFrom('content_scans').select('status').where('sha256', '=', sha256).executeTakeFirst();
-  if (existing && existing.status !== 'failed') return;
   const storageKey = scanKey(sha256, input.kind);
   await deps.storage.put(storageKey, input.bytes, input.mimeType);
   await deps.db.transaction().execute(async (trx) => {

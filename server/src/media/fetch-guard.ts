@@ -1,5 +1,6 @@
 import type { SecureContextOptions } from 'node:tls';
 import { createAddressPolicy, type AddressPolicy } from './address-policy';
+import { cachingResolver } from './doh-cache';
 import { createDohResolver, type DohResolver } from './doh-resolver';
 
 /** Everything needed to decide where the server may connect; built once from config. */
@@ -23,7 +24,7 @@ export interface FetchGuardConfig {
 /** Throws on a malformed CIDR, so a bad allow-list stops start-up instead of failing open. */
 export function createFetchGuard(config: FetchGuardConfig = {}): FetchGuard {
   return {
-    resolver: createDohResolver({ resolvers: config.dohResolvers, timeoutMs: config.dohTimeoutMs, ca: config.ca }),
+    resolver: cachingResolver(createDohResolver({ resolvers: config.dohResolvers, timeoutMs: config.dohTimeoutMs, ca: config.ca })),
     policy: createAddressPolicy({ allowPrivateCidrs: config.allowPrivateCidrs }),
     ...(config.ca ? { ca: config.ca } : {}),
   };

@@ -1,7 +1,7 @@
 import { httpsUrlProblem } from '@doppel/contract';
 import type { IncomingHttpHeaders } from 'node:http';
-import { request } from 'node:https';
-import type { TLSSocket } from 'node:tls';
+import { request, type RequestOptions } from 'node:https';
+import { createSecureContext, type ConnectionOptions, type SecureContext, type TLSSocket } from 'node:tls';
 import { GuardedFetchError } from './fetch-failure';
 import type { FetchGuard } from './fetch-guard';
 import { readCappedBody } from './read-capped-body';
@@ -21,6 +21,28 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const USER_AGENT = 'Doppel-Fetcher/1';
+/** TLS sessions remembered per guard; beyond this the oldest is dropped. */
+const MAX_TLS_SESSIONS = 1_000;
+
+/**
+ * What each guard's connections share: one TLS context (its trusted roots, built once rather than
+ * per connection) and the TLS sessions by host name, vetted address and port, so a repeat fetch
+ * from the same server resumes its session instead of a full handshake.
+ */
+interface TlsState {
+  readonly context: SecureContext;
+  readonly sessions: Map<string, Buffer>;
+}
+const tlsStates = new WeakMap<FetchGuard, TlsState>();
+
+function tlsStateOf(guard: FetchGuard): TlsState {
+  let state = tlsStates.get(guard);
+  if (!state) {
+    state = { context: createSecureContext(guard.ca ? { ca: guard.ca } : {}), sessions: new Map() };
+    tlsStates.set(guard, state);
+  }
+  return state;
+}
 
 export interface GuardedRequestOptions {
   readonly guard: FetchGuard;
@@ -177,10 +199,13 @@ function exchange(
   };
   if (hop.body !== undefined) headers['content-length'] = Buffer.byteLength(hop.body);
 
+  const { context, sessions } = tlsStateOf(options.guard);
+  const sessionKey = `${servername ?? ''} ${address} ${url.port || 443}`;
   return new Promise((resolve, reject) => {
     let handshakeDone = false;
     const fail = (error: unknown) => reject(handshakeDone ? error : new ConnectFailure('connect failed', { cause: error }));
-    const req = request({
+    // https passes the TLS options through to tls.connect, whose types name secureContext.
+    const requestOptions: RequestOptions & Pick<ConnectionOptions, 'secureContext'> = {
       host: address,
       port: url.port || 443,
       path: `${url.pathname}${url.search}`,
@@ -190,19 +215,26 @@ function exchange(
       agent: false,
       signal: deadline,
       ...(servername ? { servername } : {}),
-      ...(options.guard.ca ? { ca: options.guard.ca } : {}),
-    });
+      secureContext: context,
+      ...(sessions.has(sessionKey) ? { session: sessions.get(sessionKey) } : {}),
+    };
+    const req = request(requestOptions);
     const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     const connectTimer = setTimeout(
       () => req.destroy(new Error(`no TLS connection within ${connectTimeoutMs} ms`)),
       connectTimeoutMs,
     );
-    req.on('socket', (socket: TLSSocket) =>
+    req.on('socket', (socket: TLSSocket) => {
       socket.once('secureConnect', () => {
         handshakeDone = true;
         clearTimeout(connectTimer);
-      }),
-    );
+      });
+      socket.on('session', (session: Buffer) => {
+        sessions.delete(sessionKey);
+        if (sessions.size >= MAX_TLS_SESSIONS) sessions.delete(sessions.keys().next().value!);
+        sessions.set(sessionKey, session);
+      });
+    });
     req.on('close', () => clearTimeout(connectTimer));
     req.on('error', fail);
     req.on('response', (res) => {

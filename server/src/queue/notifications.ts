@@ -1,6 +1,15 @@
 import pg from 'pg';
 
-export type Channel = 'doppel_swap' | 'doppel_scan';
+/** Row ids of changed swaps and scans; hashes of revoked keys; names of changed settings; blocked client addresses. */
+export type Channel = 'doppel_swap' | 'doppel_scan' | 'doppel_api_key' | 'doppel_setting' | 'doppel_auth_block';
+const CHANNELS: readonly Channel[] = ['doppel_swap', 'doppel_scan', 'doppel_api_key', 'doppel_setting', 'doppel_auth_block'];
+
+export interface Subscriber {
+  /** A notification on the channel, with its payload. */
+  onMessage(payload: string): void;
+  /** Listening (re)started: whatever was sent meanwhile is lost, so forget what it would have changed. */
+  onGap(): void;
+}
 
 /** How often a waiter re-checks on its own, in case a notification was lost in a reconnect. */
 const FALLBACK_RECHECK_MS = 2_000;
@@ -8,25 +17,41 @@ const RECONNECT_DELAY_MS = 1_000;
 
 /**
  * One LISTEN connection per process, fanning PostgreSQL notifications (sent by triggers on
- * swaps and content_scans) out to in-process waiters keyed by row id.
+ * swaps, content_scans, api_keys and settings) out to in-process waiters keyed by row id and to
+ * subscribers of a whole channel (the in-memory caches of the request path).
  */
 export class Notifications {
   private client: pg.Client | undefined;
   private closed = false;
   private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly subscribers = new Map<Channel, Set<Subscriber>>();
+
+  /** True while notifications are being heard; a cache must not be trusted otherwise. */
+  get listening(): boolean {
+    return this.client !== undefined;
+  }
+
+  subscribe(channel: Channel, subscriber: Subscriber): void {
+    const set = this.subscribers.get(channel) ?? new Set();
+    set.add(subscriber);
+    this.subscribers.set(channel, set);
+  }
 
   constructor(private readonly connectionString: string) {}
 
   async start(): Promise<void> {
     const client = new pg.Client({ connectionString: this.connectionString });
-    client.on('notification', (message) => this.wake(`${message.channel}:${message.payload}`));
+    client.on('notification', (message) => {
+      for (const subscriber of this.subscribers.get(message.channel as Channel) ?? []) subscriber.onMessage(message.payload ?? '');
+      this.wake(`${message.channel}:${message.payload}`);
+    });
     client.on('error', () => this.reconnect(client));
     client.on('end', () => this.reconnect(client));
     await client.connect();
-    await client.query('listen doppel_swap');
-    await client.query('listen doppel_scan');
+    await client.query(CHANNELS.map((channel) => `listen ${channel};`).join(' '));
     this.client = client;
     // Whatever changed while we were not listening: let every waiter look again.
+    for (const set of this.subscribers.values()) for (const subscriber of set) subscriber.onGap();
     for (const key of this.waiters.keys()) this.wake(key);
   }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../auth/authenticate';
 import { ApiError } from '../errors';
+import { RefusalMemo } from './refusal-memo';
 import { spendRequest, type BudgetState } from './request-budget';
 
 declare module 'fastify' {
@@ -12,14 +13,22 @@ declare module 'fastify' {
 
 /**
  * Spends one request of the caller's budget on every API request, and reports the budget in
- * `x-ratelimit-*` headers. A refused request is not counted. Must follow `requireApiKey`.
+ * `x-ratelimit-*` headers. A refused request is not counted; while a refusal stands, the key's
+ * requests are refused from memory. Must follow `requireApiKey`.
  */
 export function enforceRateLimit(app: FastifyInstance): void {
   const { db, config } = app.deps;
+  const refusals = new RefusalMemo();
   app.decorateRequest('rateLimit', null);
 
   app.addHook('onRequest', async (request, reply) => {
-    const state = await spendRequest(db, callerOf(request).apiKeyId, config.rateLimit);
+    const { apiKeyId } = callerOf(request);
+    let state = refusals.recall(apiKeyId);
+    if (!state) {
+      const askedAt = Date.now();
+      state = await spendRequest(db, apiKeyId, config.rateLimit);
+      refusals.note(apiKeyId, state, askedAt);
+    }
     request.rateLimit = state;
     reply.headers({
       'x-ratelimit-limit': String(state.limit),

@@ -1,15 +1,15 @@
 import { contract } from '@doppel/contract';
 import { callerOf } from '../auth/authenticate';
-import { getBalances } from '../accounts/credits';
-import { findUser } from '../accounts/users';
+import { findAccount } from '../accounts/account';
 import { WINDOW_SECONDS } from '../rate-limit/request-budget';
 import { tsRest } from './ts-rest';
 
 export const me = tsRest.route(contract.me, async ({ request }) => {
   const { db } = request.server.deps;
   const { userId } = callerOf(request);
-  const [user, credits] = await Promise.all([findUser(db, userId), getBalances(db, userId)]);
-  if (!user) throw new Error(`api key of missing user ${userId}`);
+  const account = await findAccount(db, userId);
+  if (!account) throw new Error(`api key of missing user ${userId}`);
+  const { user, credits } = account;
   const budget = request.rateLimit!;
   return {
     status: 200,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../src/accounts/api-keys';
 import { generateApiKey } from '../../src/auth/api-keys';
 import { startTestApp, type TestApp, type TestResponse } from '../support/app';
+import { eventually } from '../support/poll';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -50,11 +51,20 @@ describe('authentication', () => {
     expectError(await t.request('/api/v1/me', { key: 'not-a-doppel-key' }), 401, 'invalid_api_key');
   });
 
-  it('answers a revoked key with invalid_api_key', async () => {
-    const account = await t.createAccount();
-    expect((await t.request('/api/v1/me', { key: account.apiKey })).status).toBe(200);
-    await revokeApiKey(t.db, account.apiKeyId);
-    expectError(await t.request('/api/v1/me', { key: account.apiKey }), 401, 'invalid_api_key');
+  it('answers a revoked key with invalid_api_key within a second, on every server process', async () => {
+    const second = await startTestApp({ shareWith: t, env: { DOPPEL_AUTH_FAILURES_PER_MINUTE: '1000' } });
+    try {
+      const account = await t.createAccount();
+      // Both processes have seen (and remember) the key before it is revoked.
+      for (const app of [t, second]) expect((await app.request('/api/v1/me', { key: account.apiKey })).status).toBe(200);
+      await revokeApiKey(t.db, account.apiKeyId);
+      for (const app of [second, t]) {
+        await eventually('the revoked key refused', async () => (await app.request('/api/v1/me', { key: account.apiKey })).status === 401, 1000);
+        expectError(await app.request('/api/v1/me', { key: account.apiKey }), 401, 'invalid_api_key');
+      }
+    } finally {
+      await second.close();
+    }
   });
 
   it('accepts the scheme name in any case', async () => {
@@ -106,6 +116,25 @@ describe('failed-authentication throttle', () => {
     const reset = Number(refused.headers.get('x-ratelimit-reset'));
     expect(reset).toBeGreaterThan(Date.now() / 1000);
     expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 61);
+  });
+
+  it('refuses a blocked address on every server process within a second', async () => {
+    // A database of their own: this address is already blocked in the other tests' one.
+    const env = { DOPPEL_AUTH_FAILURES_PER_MINUTE: String(LIMIT) };
+    const first = await startTestApp({ env });
+    const second = await startTestApp({ shareWith: first, env });
+    try {
+      const account = await first.createAccount();
+      expect((await second.request('/api/v1/me', { key: account.apiKey })).status).toBe(200);
+      // Failures are counted per clock minute; a minute boundary may reset the count once.
+      for (let i = 0; i < 2 * LIMIT + 1; i++) {
+        if ((await first.request('/api/v1/me', { key: generateApiKey() })).status === 429) break;
+      }
+      await eventually('the blocked address refused', async () => (await second.request('/api/v1/me', { key: account.apiKey })).status === 429, 1000);
+    } finally {
+      await second.close();
+      await first.close();
+    }
   });
 
   it('does not count a missing header as a failed attempt', async () => {

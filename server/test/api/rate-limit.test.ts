@@ -16,8 +16,9 @@ afterAll(async () => {
 });
 
 const nowSeconds = () => Date.now() / 1000;
-const hitsOf = async (apiKeyId: string) =>
-  (await first.db.selectFrom('rate_limit_hits').select('at').where('api_key_id', '=', apiKeyId).execute()).length;
+const admittedInWindow = async (apiKeyId: string) =>
+  (await first.db.selectFrom('rate_limit_budgets').select('in_window').where('api_key_id', '=', apiKeyId).executeTakeFirstOrThrow())
+    .in_window;
 
 describe('per-minute rate limit shared by two server instances', () => {
   it('refuses the request over the limit whichever instance gets it', async () => {
@@ -58,7 +59,7 @@ describe('per-minute rate limit shared by two server instances', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(PER_MINUTE);
     expect(statuses.filter((s) => s === 429)).toHaveLength(3 * PER_MINUTE);
     // Refused requests do not consume budget: only the admitted ones are stored.
-    expect(await hitsOf(apiKeyId)).toBe(PER_MINUTE);
+    expect(await admittedInWindow(apiKeyId)).toBe(PER_MINUTE);
   });
 
   it('counts every endpoint, including requests that end in an error', async () => {
@@ -80,21 +81,58 @@ describe('per-minute rate limit shared by two server instances', () => {
     expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(nowSeconds());
   });
 
-  it('prunes hits that left the window and days that are over', async () => {
+  it('forgets admissions that left the window and days that are over', async () => {
     const { apiKey, apiKeyId } = await first.createAccount();
+    // A full window whose admissions are all just over a minute old, and a used-up day long past.
+    const minuteAgo = Date.now() - 61_000;
     await first.db
-      .insertInto('rate_limit_hits')
-      .values([
-        { api_key_id: apiKeyId, at: new Date(Date.now() - 61_000) },
-        { api_key_id: apiKeyId, at: new Date(Date.now() - 3_600_000) },
-      ])
+      .insertInto('rate_limit_budgets')
+      .values({ api_key_id: apiKeyId, ring_size: PER_MINUTE, tail: 2, in_window: PER_MINUTE, last_at: new Date(minuteAgo), day: '2020-01-01', day_count: 1000 })
       .execute();
-    await first.db.insertInto('rate_limit_days').values({ api_key_id: apiKeyId, day: '2020-01-01', count: 9 }).execute();
+    await first.db
+      .insertInto('rate_limit_admissions')
+      .values(Array.from({ length: PER_MINUTE }, (_, slot) => ({ api_key_id: apiKeyId, slot, at: new Date(minuteAgo - 1000 * slot) })))
+      .execute();
     const response = await first.request('/api/v1/me', { key: apiKey });
+    expect(response.status).toBe(200);
     expect(response.body.rate_limit.remaining).toBe(PER_MINUTE - 1);
-    expect(await hitsOf(apiKeyId)).toBe(1);
-    const days = await first.db.selectFrom('rate_limit_days').select('count').where('api_key_id', '=', apiKeyId).execute();
-    expect(days).toEqual([{ count: 1 }]);
+    const budget = await first.db.selectFrom('rate_limit_budgets').select(['in_window', 'day_count']).where('api_key_id', '=', apiKeyId).executeTakeFirstOrThrow();
+    expect(budget).toEqual({ in_window: 1, day_count: 1 });
+  });
+
+  it('lets admissions leave the window one by one, oldest first', async () => {
+    const { apiKey, apiKeyId } = await first.createAccount();
+    // Two admissions just over a minute old, then two recent ones: two slots are free again.
+    const now = Date.now();
+    const times = [now - 62_000, now - 61_000, now - 20_000, now - 10_000];
+    await first.db
+      .insertInto('rate_limit_budgets')
+      .values({ api_key_id: apiKeyId, ring_size: PER_MINUTE, tail: 3, in_window: 4, last_at: new Date(times[3]!), day_count: 0 })
+      .execute();
+    await first.db
+      .insertInto('rate_limit_admissions')
+      .values(times.map((at, i) => ({ api_key_id: apiKeyId, slot: (3 + i) % PER_MINUTE, at: new Date(at) })))
+      .execute();
+    const admitted = await first.request('/api/v1/me', { key: apiKey });
+    expect(admitted.body.rate_limit.remaining).toBe(PER_MINUTE - 3);
+    // The oldest admission still in the window decides when the budget frees up.
+    expect(Number(admitted.headers.get('x-ratelimit-reset'))).toBe(Math.ceil((times[2]! + 60_000) / 1000));
+  });
+
+  it('applies a changed limit to the admissions already in the window', async () => {
+    const { apiKey } = await first.createAccount();
+    for (let i = 0; i < 3; i++) expect((await first.request('/api/v1/me', { key: apiKey })).status).toBe(200);
+    const stricter = await startTestApp({ env: { DOPPEL_RATE_LIMIT_PER_MINUTE: '2' }, shareWith: first });
+    const looser = await startTestApp({ env: { DOPPEL_RATE_LIMIT_PER_MINUTE: '10' }, shareWith: first });
+    try {
+      expect((await stricter.request('/api/v1/me', { key: apiKey })).status).toBe(429);
+      const admitted = await looser.request('/api/v1/me', { key: apiKey });
+      // The stricter limit laid out only the newest two: no more can matter to a limit of two.
+      expect(admitted.body.rate_limit.remaining).toBe(10 - 2 - 1);
+    } finally {
+      await looser.close();
+      await stricter.close();
+    }
   });
 
   it('keeps the budget of each key separate', async () => {

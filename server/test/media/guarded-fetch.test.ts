@@ -165,7 +165,7 @@ describe('guarded fetch', () => {
     expect(response.body.equals(IMAGE)).toBe(true);
     expect(response.url).toBe(here('/image'));
     const connection = media.connections.at(-1);
-    expect(connection).toEqual({ localAddress: '127.0.0.1', servername: 'media.test' });
+    expect(connection).toEqual({ localAddress: '127.0.0.1', servername: 'media.test', resumed: false });
     expect(media.requests.at(-1)?.headers.host).toBe(`media.test:${media.port}`);
   });
 
@@ -173,13 +173,23 @@ describe('guarded fetch', () => {
     dns.set('v6.media.test', (type) => ({ addresses: type === 'AAAA' ? ['::1'] : [] }));
     const response = await guardedFetch(media6.url('v6.media.test', '/image'), { guard: guard(['::1/128']), maxBytes: MIB });
     expect(response.body.equals(IMAGE)).toBe(true);
-    expect(media6.connections.at(-1)).toEqual({ localAddress: '::1', servername: 'v6.media.test' });
+    expect(media6.connections.at(-1)).toEqual({ localAddress: '::1', servername: 'v6.media.test', resumed: false });
   });
 
   it('fetches from an allow-listed IP literal, checking the certificate against the IP', async () => {
     const response = await guardedFetch(media.url('127.0.0.1', '/image'), { guard: guard(), maxBytes: MIB });
     expect(response.body.equals(IMAGE)).toBe(true);
     expect(media.connections.at(-1)?.servername).toBe(false);
+  });
+
+  it('resumes the TLS session of a server it fetched from before, and only of that one', async () => {
+    const same = guard();
+    await guardedFetch(here('/image'), { guard: same, maxBytes: MIB });
+    await guardedFetch(here('/image'), { guard: same, maxBytes: MIB });
+    expect(media.connections.at(-1)).toEqual({ localAddress: '127.0.0.1', servername: 'media.test', resumed: true });
+    // Another name on the same address gets a full handshake, with its own certificate check.
+    await guardedFetch(media.url('cdn.media.test', '/image'), { guard: same, maxBytes: MIB });
+    expect(media.connections.at(-1)).toEqual({ localAddress: '127.0.0.1', servername: 'cdn.media.test', resumed: false });
   });
 
   it('refuses loopback when nothing is allow-listed, without connecting', async () => {
@@ -213,7 +223,7 @@ describe('guarded fetch', () => {
     expect(response.body.equals(IMAGE)).toBe(true);
     // Resolved exactly once for the whole fetch, and the one connection went to that answer.
     expect(doh.queries.filter((query) => query.name === 'rebind.media.test' && query.type === 'A')).toHaveLength(1);
-    expect(media.connections.slice(connectionsBefore)).toEqual([{ localAddress: '127.0.0.1', servername: 'rebind.media.test' }]);
+    expect(media.connections.slice(connectionsBefore)).toEqual([{ localAddress: '127.0.0.1', servername: 'rebind.media.test', resumed: false }]);
 
     expect(await failureOf(guardedFetch(media.url('rebind.media.test', '/image'), { guard: guard(), maxBytes: MIB }))).toBe(
       'refused_address',

@@ -15,6 +15,8 @@ export interface RecordedConnection {
   readonly localAddress: string;
   /** The SNI name the client sent, or false without one. */
   readonly servername: string | false;
+  /** True when the client resumed an earlier TLS session instead of a full handshake. */
+  readonly resumed: boolean;
 }
 
 export interface RecordedRequest {
@@ -65,7 +67,11 @@ export async function startMediaServer(options: {
     });
   });
   server.on('secureConnection', (socket: TLSSocket) =>
-    connections.push({ localAddress: socket.localAddress ?? '', servername: (socket as TLSSocket & { servername: string | false }).servername }),
+    connections.push({
+      localAddress: socket.localAddress ?? '',
+      servername: (socket as TLSSocket & { servername: string | false }).servername,
+      resumed: socket.isSessionReused(),
+    }),
   );
   await new Promise<void>((resolve) => server.listen(0, options.listen ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -36,12 +36,16 @@ export const finishedSwap = (app: TestApp, key: string, id: string, onPoll?: (sw
 export const finishedDetection = (app: TestApp, key: string, id: string) =>
   pollUntil(app, key, `/api/v1/face-detect/${id}`, (s: FaceDetectTask) => TERMINAL.includes(s.status));
 
-/** Resolves once `holds` answers true (checked every 200 ms); fails with `what` at the deadline. */
-export async function eventually(what: string, holds: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await holds())) {
-    if (Date.now() > deadline) throw new Error(`never came true: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+/**
+ * Asks `probe` again every few milliseconds until it answers true; fails when `withinMs` has
+ * passed first. For changes that reach other processes by notification, or happen after a task
+ * has ended (its inputs retired).
+ */
+export async function eventually(what: string, probe: () => Promise<boolean>, withinMs = 60_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 

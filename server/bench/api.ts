@@ -1,0 +1,252 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { once } from 'node:events';
+import { issueApiKey } from '../src/accounts/api-keys';
+import { grantCredits } from '../src/accounts/credits';
+import { createUser } from '../src/accounts/users';
+import { loadConfig } from '../src/config';
+import { freePort } from '../src/free-port';
+import { openRuntime, type Runtime } from '../src/runtime';
+import { startDohServer } from '../test/support/doh-server';
+import { sendBytes, startMediaServer } from '../test/support/media-server';
+import { createTestCa } from '../test/support/test-ca';
+import type { LoadResult, LoadScenario } from './load';
+
+/**
+ * `pnpm bench:api`: Doppel in the `api` role (its own process, on the embedded PostgreSQL or
+ * DATABASE_URL) against bare Fastify returning a PublicSwap of the same size, both loaded by
+ * autocannon from a third process. Every scenario runs BENCH_SECONDS with BENCH_CONNECTIONS;
+ * "N keys" rotates BENCH_KEYS keys. Rate limits are raised so that only the 429 scenario is
+ * refused; that one runs on a second server with the spec's limits, one key far over its budget.
+ * Creates fetch real photos over HTTPS on loopback (test CA, loopback DoH), already scanned.
+ * Traffic stays on 127.0.0.1; everything started here is stopped at the end or on a timeout.
+ * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server process there; BENCH_ONLY=<text>
+ * runs only the scenarios whose name contains it (the bare baseline always runs).
+ */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const KEYS = Number(process.env.BENCH_KEYS ?? 20);
+const CPU_PROF = process.env.BENCH_CPU_PROF;
+const ONLY = process.env.BENCH_ONLY;
+/** The whole run is cut off after this, whatever happens. */
+const WATCHDOG_MS = (60 + 12 * (SECONDS + 5)) * 1000;
+
+const serverDir = path.join(path.dirname(new URL(import.meta.url).pathname), '..');
+const require = createRequire(import.meta.url);
+const demo = (n: number) =>
+  readFileSync(path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo', `sample${n}.jpg`));
+
+const children = new Set<ChildProcess>();
+function startChild(args: string[], env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: serverDir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+async function firstLine(child: ChildProcess): Promise<string> {
+  let text = '';
+  for await (const chunk of child.stdout!) {
+    text += String(chunk);
+    if (text.includes('\n')) return text.slice(0, text.indexOf('\n'));
+  }
+  throw new Error(`child ended without output: ${text}`);
+}
+
+async function runLoad(scenario: Omit<LoadScenario, 'connections' | 'durationSeconds'> & { durationSeconds?: number }): Promise<LoadResult> {
+  const child = startChild(
+    ['bench/load.ts', JSON.stringify({ connections: CONNECTIONS, durationSeconds: SECONDS, ...scenario })],
+  );
+  return JSON.parse(await firstLine(child)) as LoadResult;
+}
+
+/** CPU time (user + system) a process has used so far, in milliseconds, from /proc (Linux). */
+async function cpuMsOf(pid: number | undefined): Promise<number | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  if (!stat) return undefined;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of the file, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('the Doppel server exited during start-up');
+    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function startDoppel(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const prof = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF)}`] : [];
+  const child = startChild([...prof, 'src/main.ts'], {
+    DOPPEL_ROLE: 'api',
+    DOPPEL_HOST: '127.0.0.1',
+    DOPPEL_PORT: String(port),
+    DOPPEL_LOG_LEVEL: 'warn',
+    ...env,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilReady(url, child);
+  return { url, child };
+}
+
+async function seedAccounts(runtime: Runtime, count: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const user = await createUser(runtime.db, { email: `bench-${Date.now()}-${i}@example.com` });
+    await grantCredits(runtime.db, user.id, 'permanent', 10_000_000);
+    keys.push((await issueApiKey(runtime.db, runtime.vault, user.id)).key);
+  }
+  return keys;
+}
+
+/** Records a clean verdict for these bytes, as a finished content scan would. */
+async function markScanned(runtime: Runtime, bytes: Buffer): Promise<void> {
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  await runtime.db
+    .insertInto('content_scans')
+    .values({ sha256, status: 'clean', media_kind: 'jpeg', storage_key: `scans/${sha256}.jpg`, completed_at: new Date() })
+    .onConflict((oc) => oc.column('sha256').doUpdateSet({ status: 'clean' }))
+    .execute();
+}
+
+interface Row {
+  name: string;
+  result: LoadResult;
+  /** CPU of the server process per response, when known. */
+  cpuMsPerRequest?: number;
+}
+
+function table(rows: Row[], bare: LoadResult): string {
+  const lines = [
+    `| scenario (${CONNECTIONS} connections, ${SECONDS} s) | req/s | p50 ms | p99 ms | vs bare Fastify | server CPU ms/req | responses |`,
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const { name, result, cpuMsPerRequest } of rows) {
+    const statuses = Object.entries(result.statuses).map(([status, n]) => `${n}×${status}`).join(' ');
+    lines.push(
+      `| ${name} | ${Math.round(result.requestsPerSecond)} | ${result.p50} | ${result.p99} | ` +
+        `${(result.requestsPerSecond / bare.requestsPerSecond).toFixed(3)}× | ${cpuMsPerRequest?.toFixed(2) ?? '–'} | ${statuses}${result.errors ? ` ${result.errors} errors` : ''} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const workDir = await mkdtemp(path.join(os.tmpdir(), 'doppel-bench-'));
+  const config = loadConfig({ ...process.env, DOPPEL_DATA_DIR: workDir, DOPPEL_LOG_LEVEL: 'warn' });
+  const runtime = await openRuntime(config);
+  const target = demo(1);
+  const source = demo(2);
+  const ca = await createTestCa();
+  const caFile = path.join(workDir, 'test-ca.pem');
+  await writeFile(caFile, ca.certPem);
+  const media = await startMediaServer({ routes: { '/target.jpg': sendBytes(target, { 'content-type': 'image/jpeg' }), '/source.jpg': sendBytes(source, { 'content-type': 'image/jpeg' }) } });
+  const doh = await startDohServer({ answers: { 'media.test': { addresses: ['127.0.0.1'], ttl: 300 } } });
+  const cleanUp = async () => {
+    await Promise.all([...children].map(stopChild));
+    await media.close();
+    await doh.close();
+    await runtime.close();
+    await rm(workDir, { recursive: true, force: true });
+  };
+  const watchdog = setTimeout(() => {
+    console.error(`bench:api: still running after ${WATCHDOG_MS / 1000} s; stopping`);
+    void cleanUp().finally(() => process.exit(1));
+  }, WATCHDOG_MS);
+
+  try {
+    await Promise.all([markScanned(runtime, target), markScanned(runtime, source)]);
+    const keys = await seedAccounts(runtime, KEYS);
+    const serverEnv = {
+      DATABASE_URL: runtime.databaseUrl,
+      DOPPEL_DATA_DIR: workDir,
+      DOPPEL_DOH_URLS: doh.url,
+      DOPPEL_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8',
+      NODE_EXTRA_CA_CERTS: caFile,
+    };
+    let doppel = await startDoppel({
+      ...serverEnv,
+      DOPPEL_RATE_LIMIT_PER_MINUTE: '100000000',
+      DOPPEL_RATE_LIMIT_PER_DAY: '1000000000',
+      DOPPEL_CONCURRENT_CREATES: '10000',
+    });
+    const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+    const createBody = JSON.stringify({ type: 'image', target_url: media.url('media.test', '/target.jpg'), source_url: media.url('media.test', '/source.jpg') });
+    const post = (key: string) => ({ method: 'POST' as const, path: '/api/v1/swaps', headers: { ...auth(key), 'content-type': 'application/json' }, body: createBody });
+
+    // One swap per key before the clock starts: the GET scenarios read them.
+    const swapIds: string[] = [];
+    for (const key of keys) {
+      const response = await fetch(`${doppel.url}/api/v1/swaps`, { method: 'POST', headers: post(key).headers, body: createBody });
+      const body = (await response.json()) as { id: string };
+      if (response.status !== 201) throw new Error(`seeding a swap answered ${response.status}: ${JSON.stringify(body)}`);
+      swapIds.push(body.id);
+    }
+    // Unmeasured: the server's code is compiled and optimised on the first requests.
+    await runLoad({ url: doppel.url, durationSeconds: 2, requests: keys.map((key) => ({ method: 'GET', path: '/api/v1/swaps?limit=20', headers: auth(key) })) });
+    const publicSwap = await (await fetch(`${doppel.url}/api/v1/swaps/${swapIds[0]}`, { headers: auth(keys[0]!) })).text();
+
+    const bareChild = startChild(['bench/bare-fastify.ts', publicSwap]);
+    const barePort = await firstLine(bareChild);
+    const bareCpu = await cpuMsOf(bareChild.pid);
+    const bare = await runLoad({ url: `http://127.0.0.1:${barePort}`, requests: [{ method: 'GET', path: '/swap', headers: {} }] });
+    const bareCpuAfter = await cpuMsOf(bareChild.pid);
+    await stopChild(bareChild);
+
+    const perRequest = (before: number | undefined, after: number | undefined, result: LoadResult) =>
+      before === undefined || after === undefined || result.total === 0 ? undefined : (after - before) / result.total;
+    const rows: Row[] = [{ name: 'bare Fastify GET (PublicSwap body)', result: bare, cpuMsPerRequest: perRequest(bareCpu, bareCpuAfter, bare) }];
+    const measure = async (name: string, requests: LoadScenario['requests'], url = doppel.url) => {
+      if (ONLY && !name.includes(ONLY)) return;
+      const cpuBefore = await cpuMsOf(doppel.child.pid);
+      const result = await runLoad({ url, requests });
+      rows.push({ name, result, cpuMsPerRequest: perRequest(cpuBefore, await cpuMsOf(doppel.child.pid), result) });
+      console.error(`${name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`);
+    };
+    await measure(`GET /me, ${KEYS} keys`, keys.map((key) => ({ method: 'GET', path: '/api/v1/me', headers: auth(key) })));
+    await measure(`GET /swaps/{id}, ${KEYS} keys`, keys.map((key, i) => ({ method: 'GET', path: `/api/v1/swaps/${swapIds[i]}`, headers: auth(key) })));
+    await measure('GET /swaps/{id}, one key', [{ method: 'GET', path: `/api/v1/swaps/${swapIds[0]}`, headers: auth(keys[0]!) }]);
+    await measure(`GET /swaps?limit=20, ${KEYS} keys`, keys.map((key) => ({ method: 'GET', path: '/api/v1/swaps?limit=20', headers: auth(key) })));
+    await measure(`POST /swaps (scanned inputs, loopback HTTPS), ${KEYS} keys`, keys.map(post));
+    await stopChild(doppel.child);
+
+    // The spec's limits: one key spends its minute, then everything it sends is refused.
+    doppel = await startDoppel(serverEnv);
+    const [hotKey] = await seedAccounts(runtime, 1);
+    for (;;) {
+      const response = await fetch(`${doppel.url}/api/v1/me`, { headers: auth(hotKey!) });
+      await response.arrayBuffer();
+      if (response.status === 429) break;
+    }
+    await measure('429 path: GET /me, one key over its limit', [{ method: 'GET', path: '/api/v1/me', headers: auth(hotKey!) }]);
+    await stopChild(doppel.child);
+
+    console.log(`\n${new Date().toISOString()}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+    console.log(table(rows, bare));
+  } finally {
+    clearTimeout(watchdog);
+    await cleanUp();
+  }
+}
+
+await main();
