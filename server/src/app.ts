@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { answerErrorsWithEnvelope } from './http/error-envelope';
+import { answerErrorsWithEnvelope, answerRouterErrorsWithEnvelope } from './http/error-envelope';
 import { acceptJsonOnly } from './http/json-body';
 import { answerOtherMethodsWith405, trackRoutes } from './http/method-not-allowed';
 import { exposeRequestId, newRequestId } from './http/request-id';
@@ -42,6 +42,10 @@ export async function buildApp(
     trustProxy: config.trustProxy,
     // HEAD is not a documented method of any endpoint: it gets 405 like every other one.
     exposeHeadRoutes: false,
+    // Ids longer than the contract allows reach zod and get its validation_error naming the
+    // field; Node's own 16 KiB header cap bounds the URL long before this does.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    frameworkErrors: answerRouterErrorsWithEnvelope,
   });
   app.decorate('deps', { config, db, vault, metrics, boss, storage, guard, notifications });
 

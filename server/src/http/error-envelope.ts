@@ -1,6 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors';
 import { notJson } from './json-body';
+import { REQUEST_ID_HEADER } from './request-id';
 
 /**
  * The error of the contract that answers a fastify-level failure (body parsing, media type,
@@ -24,6 +25,26 @@ function fromFrameworkError(error: FastifyError, bodyLimitBytes: number): ApiErr
     default:
       return null;
   }
+}
+
+/**
+ * Fastify's `frameworkErrors` hook: the router's own failures, which never reach the error
+ * handler. A path that is not validly percent-encoded is a malformed request; a parameter over
+ * the router's length cap (set far above any valid id, see buildApp) is a malformed id.
+ */
+export function answerRouterErrorsWithEnvelope(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const apiError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new ApiError('validation_error', 'A path parameter is too long.')
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new ApiError('validation_error', 'The URL path is not validly percent-encoded.')
+        : new ApiError('internal_error', 'An unexpected error occurred; it is safe to retry.');
+  if (apiError.code === 'internal_error') request.log.error({ err: error }, 'unexpected router error');
+  // Answered before routing, so no onSend hook adds the request id header: set it here.
+  void reply
+    .status(apiError.status)
+    .headers({ ...apiError.headers, [REQUEST_ID_HEADER]: request.id })
+    .send(apiError.toEnvelope(request.id));
 }
 
 /**
