@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { Drain, refuseNewRequestsWhileDraining } from './http/drain';
 import { answerErrorsWithEnvelope, answerRouterErrorsWithEnvelope } from './http/error-envelope';
 import { acceptJsonOnly } from './http/json-body';
 import { answerOtherMethodsWith405, trackRoutes } from './http/method-not-allowed';
@@ -46,11 +47,15 @@ export async function buildApp(
     // field; Node's own 16 KiB header cap bounds the URL long before this does.
     routerOptions: { maxParamLength: 16 * 1024 },
     frameworkErrors: answerRouterErrorsWithEnvelope,
+    // While closing, requests are answered by refuseNewRequestsWhileDraining, in the envelope.
+    return503OnClosing: false,
   });
-  app.decorate('deps', { config, db, vault, metrics, boss, storage, guard, notifications });
+  const drain = new Drain();
+  app.decorate('deps', { config, db, vault, metrics, boss, storage, guard, notifications, drain });
 
   const routes = trackRoutes(app);
   exposeRequestId(app);
+  refuseNewRequestsWhileDraining(app, drain);
   acceptJsonOnly(app);
   answerErrorsWithEnvelope(app);
   instrumentRequests(app, metrics);

@@ -56,6 +56,7 @@ const EnvSchema = z.object({
   DOPPEL_WORKER_THREADS: int(1, 64).optional(),
   DOPPEL_WORKER_CONCURRENCY: int(1, 64).optional(),
   DOPPEL_RETENTION_DAYS: int(1).default(30),
+  DOPPEL_SHUTDOWN_GRACE_SECONDS: int(3, 3600).default(25),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -92,6 +93,8 @@ export interface Config {
   workerThreads: number | undefined;
   workerConcurrency: number | undefined;
   retentionDays: number;
+  /** SIGTERM to exit: in-flight requests, waits and jobs get this long before being cut off. */
+  shutdownGraceSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -148,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerThreads: e.DOPPEL_WORKER_THREADS,
     workerConcurrency: e.DOPPEL_WORKER_CONCURRENCY,
     retentionDays: e.DOPPEL_RETENTION_DAYS,
+    shutdownGraceSeconds: e.DOPPEL_SHUTDOWN_GRACE_SECONDS,
   };
 }
 

@@ -43,7 +43,9 @@ export async function openServices(
     guard,
     notifications,
     async close() {
-      await boss.stop({ graceful: true, timeout: 10_000 });
+      // Workers.stop has waited for running jobs already; any still running now go back to the
+      // queue (pg-boss fails them, and they are retried) instead of holding up the exit.
+      await boss.stop({ graceful: false });
       await notifications.close();
     },
   };

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/connect';
 import type { Metrics } from '../ops/metrics';
 import type { Services } from '../services';
+import type { Drain } from './drain';
 
 /** The services every route and hook reaches through `request.server.deps`. */
 export interface AppDeps {
@@ -14,6 +15,8 @@ export interface AppDeps {
   storage: Services['storage'];
   guard: Services['guard'];
   notifications: Services['notifications'];
+  /** Graceful shutdown: main.ts begins it on SIGTERM/SIGINT. */
+  drain: Drain;
 }
 
 declare module 'fastify' {

@@ -29,6 +29,8 @@ export const createSwap = tsRest.route(contract.createSwap, async ({ request, re
   const caller = callerOf(request);
   // @ts-rest/fastify types `reply` with fastify 4's generic order, which hides `raw`'s real type.
   const signal = clientGone(request.raw, reply.raw as unknown as ServerResponse);
+  // Long polls also end when a shutdown needs the process back; fetches and the create do not.
+  const waitSignal = AbortSignal.any([signal, deps.drain.waitsEnded]);
   const idempotencyKey = headers['idempotency-key'];
 
   let swap: PublicSwap | undefined;
@@ -36,7 +38,7 @@ export const createSwap = tsRest.route(contract.createSwap, async ({ request, re
     const claim = await claimIdempotencyKey(deps.db, caller.apiKeyId, idempotencyKey, requestHash(body), {
       // A concurrent retry waits as long as the first request can take, then gives up politely.
       maxWaitMs: deps.config.media.fetchTimeoutMs * 2 + deps.config.scan.waitSeconds * 1000,
-      signal,
+      signal: waitSignal,
     });
     if (claim.kind === 'replay') {
       reply.header('idempotent-replayed', 'true');
@@ -64,7 +66,7 @@ export const createSwap = tsRest.route(contract.createSwap, async ({ request, re
     throw error;
   });
 
-  if (query.wait === 'true' && !isTerminalSwapStatus(swap.status)) swap = await waitForTerminal(request, swap, signal);
+  if (query.wait === 'true' && !isTerminalSwapStatus(swap.status)) swap = await waitForTerminal(request, swap, waitSignal);
   return { status: 201, body: swap };
 });
 

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanKey } from '../../src/storage/keys';
+import { startTestApp, type TestApp } from '../support/app';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { holdUntilReleased, until } from '../support/held-route';
+import { demoPhoto, sendBytes, TEST_NAMES } from '../support/intake-world';
+import { startDohServer, type DohServer } from '../support/doh-server';
+import { startMediaServer, type MediaServer } from '../support/media-server';
+import { createProcessWorld, startServerProcess, type ProcessWorld } from '../support/server-process';
+import { createTestCa } from '../support/test-ca';
+
+const GRACE_SECONDS = 10;
+const IN_FLIGHT = 5;
+
+let database: TestDatabase;
+let media: MediaServer;
+let doh: DohServer;
+let world: ProcessWorld;
+const slowTarget = holdUntilReleased(sendBytes(demoPhoto(2)));
+const heldForever = holdUntilReleased(sendBytes(demoPhoto(2)));
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  media = await startMediaServer({
+    routes: { '/face.jpg': sendBytes(demoPhoto(1)), '/slow-target.jpg': slowTarget.route, '/held.jpg': heldForever.route },
+  });
+  doh = await startDohServer({ answers: TEST_NAMES });
+  world = await createProcessWorld(database, {
+    ca: (await createTestCa()).certPem,
+    env: {
+      DOPPEL_DOH_URLS: doh.url,
+      DOPPEL_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8',
+      DOPPEL_SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
+      DOPPEL_WORKER_THREADS: '1',
+      DOPPEL_RATE_LIMIT_PER_MINUTE: '1000',
+    },
+  });
+  // Both photos have a clean verdict already, so creates do not wait on the content scanner.
+  for (const photo of [demoPhoto(1), demoPhoto(2)]) {
+    const sha256 = createHash('sha256').update(photo).digest('hex');
+    await database.db
+      .insertInto('content_scans')
+      .values({ sha256, status: 'clean', media_kind: 'jpeg', storage_key: scanKey(sha256, 'jpeg') })
+      .execute();
+  }
+});
+
+afterAll(async () => {
+  slowTarget.release();
+  heldForever.release();
+  await media?.close();
+  await doh?.close();
+  await world?.close();
+  await database?.close();
+});
+
+const create = (url: string, apiKey: string, target: string) =>
+  fetch(`${url}/api/v1/swaps`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'image', source_url: media.url('media.test', '/face.jpg'), target_url: media.url('media.test', target) }),
+  }).then(async (response) => ({ status: response.status, body: (await response.json()) as { id: string } }));
+
+describe('SIGTERM to the server process', () => {
+  it(`answers every create in flight, hands running jobs back to the queue and exits 0 within ${GRACE_SECONDS} s`, async () => {
+    const account = await world.createAccount(database, { credits: 20 });
+    const server = await startServerProcess(world.env);
+    try {
+      const responses = Promise.all(Array.from({ length: IN_FLIGHT }, () => create(server.url, account.apiKey, '/slow-target.jpg')));
+      await until(() => slowTarget.held === IN_FLIGHT, 'every create to be fetching its target');
+
+      server.child.kill('SIGTERM');
+      await server.logLine((l) => l.msg === 'shutting down');
+      slowTarget.release();
+
+      const answered = await responses;
+      expect(answered.map((r) => r.status)).toEqual(Array(IN_FLIGHT).fill(201));
+      // Exit code 0: the process stopped before its grace period ran out (it exits 1 then).
+      expect(await server.exited).toBe(0);
+      expect(server.logs.filter((l) => Number(l.level) >= 50)).toEqual([]);
+    } finally {
+      await server.kill();
+    }
+
+    const swaps = await database.db.selectFrom('swaps').select(['id', 'status']).where('user_id', '=', account.userId).execute();
+    expect(swaps).toHaveLength(IN_FLIGHT);
+    // Every swap's job is finished or waiting for another worker; none is left marked running.
+    const jobs = await sql<{ state: string }>`select state from pgboss.job where name = 'swap'`.execute(database.db);
+    expect(jobs.rows).toHaveLength(IN_FLIGHT);
+    expect(jobs.rows.filter((j) => j.state === 'active')).toEqual([]);
+  });
+
+  it('exits at once on a second signal, even with a request still running', async () => {
+    const account = await world.createAccount(database, { credits: 5 });
+    const server = await startServerProcess(world.env);
+    try {
+      const pending = create(server.url, account.apiKey, '/held.jpg').catch((error: unknown) => error);
+      await until(() => heldForever.held === 1, 'the create to be fetching its target');
+      server.child.kill('SIGTERM');
+      await server.logLine((l) => l.msg === 'shutting down');
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(143);
+      expect(await pending).toBeInstanceOf(Error);
+    } finally {
+      await server.kill();
+    }
+  });
+});
+
+describe('while draining', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers new requests with api_temporarily_disabled, Retry-After and Connection: close, in the envelope', async () => {
+    const account = await t.createAccount();
+    expect((await t.request('/api/v1/me', { key: account.apiKey })).status).toBe(200);
+    t.app.deps.drain.begin();
+    for (const path of ['/api/v1/me', '/api/v1/swaps/swp_x', '/readyz', '/no/such/path']) {
+      const response = await t.request(path, { key: account.apiKey });
+      expect([response.status, response.headers.get('retry-after'), response.headers.get('connection')]).toEqual([503, '5', 'close']);
+      expect(response.body).toEqual({
+        error: { code: 'api_temporarily_disabled', message: expect.any(String), request_id: response.headers.get('x-request-id') },
+      });
+    }
+  });
+});
