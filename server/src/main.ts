@@ -22,6 +22,7 @@ function shutdownTimeline(graceMs: number) {
   return {
     endWaitsAfterMs: Math.max(graceMs - 3_000, graceMs / 2),
     cutConnectionsAfterMs: Math.max(graceMs - 2_000, (graceMs * 2) / 3),
+    handBackJobsAfterMs: Math.max(graceMs - 1_500, (graceMs * 3) / 4),
   };
 }
 
@@ -91,9 +92,11 @@ async function main(): Promise<void> {
     app?.deps.drain.begin();
     const endWaits = setTimeout(() => app?.deps.drain.endWaits(), at(timeline.endWaitsAfterMs));
     const cutConnections = setTimeout(() => app?.server.closeAllConnections(), at(timeline.cutConnectionsAfterMs));
-    await Promise.all([app?.close(), workers?.stop(at(timeline.cutConnectionsAfterMs))]);
+    // Workers keep taking jobs until the requests are done: a create may wait on a content scan.
+    await app?.close();
     clearTimeout(endWaits);
     clearTimeout(cutConnections);
+    await workers?.stop(at(timeline.handBackJobsAfterMs));
     await parts.compute?.close();
     await parts.services?.close();
     await parts.runtime?.close();
