@@ -1,5 +1,11 @@
 import type { Logger } from 'pino';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  answerClientErrors,
+  closeConnectionsWithUnreadBodies,
+  defaultMaxConnections,
+  openFileLimit,
+} from './http/connection-limits';
 import { Drain, refuseNewRequestsWhileDraining } from './http/drain';
 import { answerErrorsWithEnvelope, answerRouterErrorsWithEnvelope } from './http/error-envelope';
 import { acceptJsonOnly } from './http/json-body';
@@ -33,9 +39,10 @@ export async function buildApp(
   const { boss, storage, guard, notifications } = services;
   const metrics = options.metrics ?? createMetrics();
   registerTaskMetrics(metrics, db);
+  const logger = (options.logger ?? createLogger(config)) as FastifyBaseLogger;
   const app = Fastify({
     // Typed as fastify's base logger so the instance keeps its default type parameters.
-    loggerInstance: (options.logger ?? createLogger(config)) as FastifyBaseLogger,
+    loggerInstance: logger,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     genReqId: newRequestId,
     requestIdHeader: false,
@@ -49,13 +56,25 @@ export async function buildApp(
     frameworkErrors: answerRouterErrorsWithEnvelope,
     // While closing, requests are answered by refuseNewRequestsWhileDraining, in the envelope.
     return503OnClosing: false,
+    // A client that stalls its headers or body loses the connection (see docs/operations.md);
+    // once a request is read, its handler's own limits apply (fetch timeout, wait budget).
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: Math.min(10_000, Math.ceil(config.http.requestTimeoutMs / 3)),
+      // How often Node looks for requests past those timeouts (its default is 30 s).
+      connectionsCheckingInterval: 1_000,
+    },
+    clientErrorHandler: answerClientErrors(logger),
   });
+  app.server.maxConnections = config.http.maxConnections ?? defaultMaxConnections(openFileLimit(), config.dbPoolSize);
   const drain = new Drain();
   app.decorate('deps', { config, db, vault, metrics, boss, storage, guard, notifications, drain });
 
   const routes = trackRoutes(app);
   exposeRequestId(app);
   refuseNewRequestsWhileDraining(app, drain);
+  closeConnectionsWithUnreadBodies(app);
   acceptJsonOnly(app);
   answerErrorsWithEnvelope(app);
   instrumentRequests(app, metrics);
