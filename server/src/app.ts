@@ -32,11 +32,11 @@ export interface AppOptions {
 /** The HTTP API: every contract route under /api/v1, plus health, readiness, metrics and docs. */
 export async function buildApp(
   runtime: Pick<Runtime, 'config' | 'db' | 'vault'>,
-  services: Pick<Services, 'boss' | 'storage' | 'guard' | 'notifications'>,
+  services: Pick<Services, 'boss' | 'storage' | 'guard' | 'notifications' | 'instance'>,
   options: AppOptions = {},
 ): Promise<FastifyInstance> {
   const { config, db, vault } = runtime;
-  const { boss, storage, guard, notifications } = services;
+  const { boss, storage, guard, notifications, instance } = services;
   const metrics = options.metrics ?? createMetrics();
   registerTaskMetrics(metrics, db);
   const logger = (options.logger ?? createLogger(config)) as FastifyBaseLogger;
@@ -69,7 +69,7 @@ export async function buildApp(
   });
   app.server.maxConnections = config.http.maxConnections ?? defaultMaxConnections(openFileLimit(), config.dbPoolSize);
   const drain = new Drain();
-  app.decorate('deps', { config, db, vault, metrics, boss, storage, guard, notifications, drain });
+  app.decorate('deps', { config, db, vault, metrics, boss, storage, guard, notifications, instance, drain });
 
   const routes = trackRoutes(app);
   exposeRequestId(app);

@@ -5,7 +5,7 @@ import * as taskIntake from './migrations/0002-task-intake';
 import * as webhooks from './migrations/0003-webhooks';
 import * as swapResults from './migrations/0004-swap-results';
 import * as metadataAsWritten from './migrations/0005-metadata-as-written';
-import * as repliesAsWritten from './migrations/0007-replies-as-written';
+import * as crashRecovery from './migrations/0007-crash-recovery';
 
 /** Migrations are compiled into the program, so a deployment can never miss a file. */
 const migrations: Record<string, Migration> = {
@@ -14,7 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003-webhooks': webhooks,
   '0004-swap-results': swapResults,
   '0005-metadata-as-written': metadataAsWritten,
-  '0007-replies-as-written': repliesAsWritten,
+  '0007-crash-recovery': crashRecovery,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

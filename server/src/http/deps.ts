@@ -15,6 +15,7 @@ export interface AppDeps {
   storage: Services['storage'];
   guard: Services['guard'];
   notifications: Services['notifications'];
+  instance: Services['instance'];
   /** Graceful shutdown: main.ts begins it on SIGTERM/SIGINT. */
   drain: Drain;
 }

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { ApiError } from '../errors';
 import { notJson } from './json-body';
 import { REQUEST_ID_HEADER } from './request-id';
@@ -47,6 +48,14 @@ export function answerRouterErrorsWithEnvelope(error: FastifyError, request: Fas
     .send(apiError.toEnvelope(request.id));
 }
 
+/** How long a caller is told to wait while the database is unreachable. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+const databaseUnavailable = () =>
+  new ApiError('api_temporarily_disabled', 'The service cannot reach its database; retry shortly.', {
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
+
 /**
  * Every non-2xx response carries the envelope `{error:{code,message,request_id}}`. Unexpected
  * errors are logged with the request id and answered with a generic message: no stack, no SQL.
@@ -56,6 +65,10 @@ export function answerErrorsWithEnvelope(app: FastifyInstance): void {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let apiError = error instanceof ApiError ? error : fromFrameworkError(error, bodyLimitBytes);
+    if (!apiError && isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      apiError = databaseUnavailable();
+    }
     if (!apiError) {
       request.log.error({ err: error }, 'unexpected error');
       apiError = new ApiError('internal_error', 'An unexpected error occurred; it is safe to retry.');

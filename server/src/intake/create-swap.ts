@@ -4,6 +4,7 @@ import type { Caller } from '../auth/authenticate';
 import { chargeCredits } from '../billing/charges';
 import { priceSwap } from '../billing/pricing';
 import type { Config } from '../config';
+import type { InstanceLiveness } from '../db/instance-liveness';
 import type { Database } from '../db/schema';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
@@ -20,6 +21,7 @@ import { requireCleanContent, type ScanGateDeps } from './scan-gate';
 export interface CreateSwapDeps extends ScanGateDeps {
   guard: FetchGuard;
   config: Config;
+  instance: InstanceLiveness;
 }
 
 /** What the swap job reads back: where each input was copied, and what was measured of it. */
@@ -73,7 +75,7 @@ export async function createSwapTask(
   body: CreateSwapBody,
   options: { signal?: AbortSignal; inTransaction?: (trx: Transaction<Database>, swap: PublicSwap) => Promise<void> } = {},
 ): Promise<PublicSwap> {
-  const reservation = await reserveCreateSlot(deps.db, caller.apiKeyId, deps.config.rateLimit.concurrentCreates);
+  const reservation = await reserveCreateSlot(deps.db, caller.apiKeyId, deps.config.rateLimit.concurrentCreates, deps.instance.id);
   const swapId = newId('swp');
   const stored: string[] = [];
   try {
@@ -166,7 +168,8 @@ export async function createSwapTask(
     });
   } catch (error) {
     await deps.storage.delete(stored).catch(() => {});
-    await releaseCreateSlot(deps.db, reservation);
+    // Also when the database is down right now: the error below is the answer either way.
+    deps.instance.releaseSoon(() => releaseCreateSlot(deps.db, reservation));
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Config } from '../config';
 import type { Db } from '../db/connect';
+import { deleteOrphanedReservations } from '../intake/concurrency';
 import { pruneIdempotencyKeys } from '../intake/idempotency';
 import type { Storage } from '../storage/storage';
 
@@ -20,7 +21,7 @@ const storedKeys = (inputs: unknown): string[] => {
 export async function runMaintenance(deps: { db: Db; storage: Storage; config: Config }): Promise<void> {
   const { db, storage, config } = deps;
   await pruneIdempotencyKeys(db, config.idempotencyRetentionHours);
-  await db.deleteFrom('create_reservations').where('created_at', '<', sql<Date>`now() - interval '1 hour'`).execute();
+  await deleteOrphanedReservations(db);
 
   const cutoff = sql<Date>`now() - make_interval(days => ${config.retentionDays})`;
   const swaps = await db
