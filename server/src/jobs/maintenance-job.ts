@@ -4,6 +4,8 @@ import type { Db } from '../db/connect';
 import { deleteOrphanedReservations } from '../intake/concurrency';
 import { pruneIdempotencyKeys } from '../intake/idempotency';
 import type { Storage } from '../storage/storage';
+import type { PgBoss } from 'pg-boss';
+import { failStuckSwaps } from './stuck-swaps';
 
 /** How often housekeeping runs (cron). */
 export const MAINTENANCE_SCHEDULE = '*/10 * * * *';
@@ -15,10 +17,10 @@ const storedKeys = (inputs: unknown): string[] => {
 
 /**
  * Housekeeping: Idempotency-Keys past their retention, create reservations of crashed requests,
- * and tasks older than the retention period with their stored files. A task removed here
- * answers not_found like any unknown id.
+ * tasks older than the retention period with their stored files (a task removed here answers
+ * not_found like any unknown id), and swaps that no job will ever finish.
  */
-export async function runMaintenance(deps: { db: Db; storage: Storage; config: Config }): Promise<void> {
+export async function runMaintenance(deps: { db: Db; storage: Storage; config: Config; boss: PgBoss }): Promise<void> {
   const { db, storage, config } = deps;
   await pruneIdempotencyKeys(db, config.idempotencyRetentionHours);
   await deleteOrphanedReservations(db);
@@ -48,4 +50,6 @@ export async function runMaintenance(deps: { db: Db; storage: Storage; config: C
     await storage.delete(storedKeys({ target: task.target }));
     await db.deleteFrom('face_detect_tasks').where('id', '=', task.id).execute();
   }
+
+  await failStuckSwaps(db, deps.boss);
 }

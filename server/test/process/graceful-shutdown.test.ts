@@ -1,74 +1,37 @@
-import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanKey } from '../../src/storage/keys';
 import { startTestApp, type TestApp } from '../support/app';
-import { createTestDatabase, type TestDatabase } from '../support/database';
 import { holdUntilReleased, until } from '../support/held-route';
-import { demoPhoto, sendBytes, TEST_NAMES } from '../support/intake-world';
-import { startDohServer, type DohServer } from '../support/doh-server';
-import { startMediaServer, type MediaServer } from '../support/media-server';
-import { createProcessWorld, startServerProcess, type ProcessWorld } from '../support/server-process';
-import { createTestCa } from '../support/test-ca';
+import { demoPhoto, sendBytes } from '../support/intake-world';
+import { startProcessIntake, type ProcessIntake } from '../support/process-intake';
+import { startServerProcess } from '../support/server-process';
 
 const GRACE_SECONDS = 10;
 const IN_FLIGHT = 5;
 
-let database: TestDatabase;
-let media: MediaServer;
-let doh: DohServer;
-let world: ProcessWorld;
+let intake: ProcessIntake;
 const slowTarget = holdUntilReleased(sendBytes(demoPhoto(2)));
 const heldForever = holdUntilReleased(sendBytes(demoPhoto(2)));
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  media = await startMediaServer({
-    routes: { '/face.jpg': sendBytes(demoPhoto(1)), '/slow-target.jpg': slowTarget.route, '/held.jpg': heldForever.route },
-  });
-  doh = await startDohServer({ answers: TEST_NAMES });
-  world = await createProcessWorld(database, {
-    ca: (await createTestCa()).certPem,
-    env: {
-      DOPPEL_DOH_URLS: doh.url,
-      DOPPEL_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8',
-      DOPPEL_SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
-      DOPPEL_WORKER_THREADS: '1',
-      DOPPEL_RATE_LIMIT_PER_MINUTE: '1000',
-    },
-  });
-  // Both photos have a clean verdict already, so creates do not wait on the content scanner.
-  for (const photo of [demoPhoto(1), demoPhoto(2)]) {
-    const sha256 = createHash('sha256').update(photo).digest('hex');
-    await database.db
-      .insertInto('content_scans')
-      .values({ sha256, status: 'clean', media_kind: 'jpeg', storage_key: scanKey(sha256, 'jpeg') })
-      .execute();
-  }
+  intake = await startProcessIntake(
+    { '/face.jpg': sendBytes(demoPhoto(1)), '/slow-target.jpg': slowTarget.route, '/held.jpg': heldForever.route },
+    { DOPPEL_SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS) },
+  );
 });
 
 afterAll(async () => {
   slowTarget.release();
   heldForever.release();
-  await media?.close();
-  await doh?.close();
-  await world?.close();
-  await database?.close();
+  await intake?.close();
 });
-
-const create = (url: string, apiKey: string, target: string) =>
-  fetch(`${url}/api/v1/swaps`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'image', source_url: media.url('media.test', '/face.jpg'), target_url: media.url('media.test', target) }),
-  }).then(async (response) => ({ status: response.status, body: (await response.json()) as { id: string } }));
 
 describe('SIGTERM to the server process', () => {
   it(`answers every create in flight, hands running jobs back to the queue and exits 0 within ${GRACE_SECONDS} s`, async () => {
-    const account = await world.createAccount(database, { credits: 20 });
-    const server = await startServerProcess(world.env);
+    const account = await intake.world.createAccount(intake.database, { credits: 20 });
+    const server = await startServerProcess(intake.world.env);
     try {
-      const responses = Promise.all(Array.from({ length: IN_FLIGHT }, () => create(server.url, account.apiKey, '/slow-target.jpg')));
+      const responses = Promise.all(Array.from({ length: IN_FLIGHT }, () => intake.create(server.url, account.apiKey, '/slow-target.jpg')));
       await until(() => slowTarget.held === IN_FLIGHT, 'every create to be fetching its target');
 
       server.child.kill('SIGTERM');
@@ -84,19 +47,19 @@ describe('SIGTERM to the server process', () => {
       await server.kill();
     }
 
-    const swaps = await database.db.selectFrom('swaps').select(['id', 'status']).where('user_id', '=', account.userId).execute();
+    const swaps = await intake.database.db.selectFrom('swaps').select(['id', 'status']).where('user_id', '=', account.userId).execute();
     expect(swaps).toHaveLength(IN_FLIGHT);
     // Every swap's job is finished or waiting for another worker; none is left marked running.
-    const jobs = await sql<{ state: string }>`select state from pgboss.job where name = 'swap'`.execute(database.db);
+    const jobs = await sql<{ state: string }>`select state from pgboss.job where name = 'swap'`.execute(intake.database.db);
     expect(jobs.rows).toHaveLength(IN_FLIGHT);
     expect(jobs.rows.filter((j) => j.state === 'active')).toEqual([]);
   });
 
   it('exits at once on a second signal, even with a request still running', async () => {
-    const account = await world.createAccount(database, { credits: 5 });
-    const server = await startServerProcess(world.env);
+    const account = await intake.world.createAccount(intake.database, { credits: 5 });
+    const server = await startServerProcess(intake.world.env);
     try {
-      const pending = create(server.url, account.apiKey, '/held.jpg').catch((error: unknown) => error);
+      const pending = intake.create(server.url, account.apiKey, '/held.jpg').catch((error: unknown) => error);
       await until(() => heldForever.held === 1, 'the create to be fetching its target');
       server.child.kill('SIGTERM');
       await server.logLine((l) => l.msg === 'shutting down');
