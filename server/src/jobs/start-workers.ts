@@ -46,6 +46,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       for (const job of jobs) {
         try {
           await handler(job);
+          // One line per job done, naming the process (pid) that did it.
+          logger.info({ queue, job_id: job.id }, 'job finished');
         } catch (error) {
           logger.error({ err: error, queue, job_id: job.id }, 'job failed');
           throw error;
