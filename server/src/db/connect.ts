@@ -21,7 +21,7 @@ export function connectDatabase(connectionString: string, options: { max?: numbe
   const classifying = {
     connect: () =>
       pool.connect().catch((error: unknown) => {
-        throw new DatabaseUnavailableError(`cannot connect to the database: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        throw new DatabaseUnavailableError('cannot connect to the database', { cause: error });
       }),
     end: () => pool.end(),
   };

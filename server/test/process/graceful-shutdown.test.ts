@@ -15,7 +15,12 @@ const heldForever = holdUntilReleased(sendBytes(demoPhoto(2)));
 
 beforeAll(async () => {
   intake = await startProcessIntake(
-    { '/face.jpg': sendBytes(demoPhoto(1)), '/slow-target.jpg': slowTarget.route, '/held.jpg': heldForever.route },
+    {
+      '/face.jpg': sendBytes(demoPhoto(1)),
+      '/group.jpg': sendBytes(demoPhoto(2)),
+      '/slow-target.jpg': slowTarget.route,
+      '/held.jpg': heldForever.route,
+    },
     { DOPPEL_SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS) },
   );
 });
@@ -55,6 +60,25 @@ describe('SIGTERM to the server process', () => {
     expect(jobs.rows.filter((j) => j.state === 'active')).toEqual([]);
   });
 
+  it('ends a wait=true long poll before the deadline with the swap as it is, and still exits 0', async () => {
+    const account = await intake.world.createAccount(intake.database, { credits: 5 });
+    // No workers here: nothing will finish the swap, so only the shutdown can end the wait.
+    const server = await startServerProcess({ ...intake.world.env, DOPPEL_ROLE: 'api', DOPPEL_SHUTDOWN_GRACE_SECONDS: '4' });
+    try {
+      const waiting = intake.create(server.url, account.apiKey, '/group.jpg', {}, { wait: 'true' });
+      await until(
+        async () => (await intake.database.db.selectFrom('swaps').select('id').where('user_id', '=', account.userId).execute()).length === 1,
+        'the swap to be created and waited on',
+      );
+      server.child.kill('SIGTERM');
+      const answered = await waiting;
+      expect([answered.status, answered.body]).toMatchObject([201, { status: 'queued' }]);
+      expect(await server.exited).toBe(0);
+    } finally {
+      await server.kill();
+    }
+  });
+
   it('exits at once on a second signal, even with a request still running', async () => {
     const account = await intake.world.createAccount(intake.database, { credits: 5 });
     const server = await startServerProcess(intake.world.env);
@@ -83,7 +107,7 @@ describe('while draining', () => {
     const account = await t.createAccount();
     expect((await t.request('/api/v1/me', { key: account.apiKey })).status).toBe(200);
     t.app.deps.drain.begin();
-    for (const path of ['/api/v1/me', '/api/v1/swaps/swp_x', '/readyz', '/no/such/path']) {
+    for (const path of ['/api/v1/me', '/api/v1/swaps/swp_x', '/healthz', '/readyz', '/no/such/path']) {
       const response = await t.request(path, { key: account.apiKey });
       expect([response.status, response.headers.get('retry-after'), response.headers.get('connection')]).toEqual([503, '5', 'close']);
       expect(response.body).toEqual({

@@ -14,7 +14,13 @@ export interface ProcessIntake {
   /** `https://media.test:<port><path>`. */
   url(path: string): string;
   /** POST /swaps of an image swap from `/face.jpg` onto `target`, as a client would send it. */
-  create(serverUrl: string, apiKey: string, target: string, headers?: Record<string, string>): Promise<{ status: number; body: { id: string } }>;
+  create(
+    serverUrl: string,
+    apiKey: string,
+    target: string,
+    headers?: Record<string, string>,
+    query?: Record<string, string>,
+  ): Promise<{ status: number; body: { id: string } }>;
   close(): Promise<void>;
 }
 
@@ -44,8 +50,8 @@ export async function startProcessIntake(routes: Record<string, MediaRoute>, env
     media,
     world,
     url,
-    create: (serverUrl, apiKey, target, headers = {}) =>
-      fetch(`${serverUrl}/api/v1/swaps`, {
+    create: (serverUrl, apiKey, target, headers = {}, query = {}) =>
+      fetch(`${serverUrl}/api/v1/swaps?${new URLSearchParams(query)}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...headers },
         body: JSON.stringify({ type: 'image', source_url: url('/face.jpg'), target_url: url(target) }),
