@@ -10,7 +10,9 @@ import {
   IdempotencyKeySchema,
   ListSwapsQuerySchema,
   MAX_METADATA_BYTES,
+  MAX_METADATA_DEPTH,
   MAX_PAGE_SIZE,
+  nestsDeeperThan,
 } from '../src/index';
 
 const accepts = (schema: ZodTypeAny, value: unknown) => schema.safeParse(value).success;
@@ -127,6 +129,27 @@ describe('a create-swap body', () => {
     expect(rejectedFields(CreateSwapBodySchema, withMetadata(MAX_METADATA_BYTES + 1))).toEqual(['metadata']);
   });
 
+  it(`caps metadata at ${MAX_METADATA_DEPTH} levels of nesting, however deep it goes`, () => {
+    const nested = (depth: number) => {
+      let value: unknown = { leaf: 1 };
+      for (let level = 1; level < depth; level++) value = level % 2 ? [value] : { o: value };
+      return value;
+    };
+    const body = (metadata: unknown) => ({ type: 'image', source_url: face, target_url: target, metadata });
+    /** `{"deep":[[...]]}`, `depth` levels in all. */
+    const chain = (depth: number): unknown => {
+      let value: unknown = [];
+      for (let level = 2; level < depth; level++) value = [value];
+      return { deep: value };
+    };
+    expect(accepts(CreateSwapBodySchema, body(chain(MAX_METADATA_DEPTH)))).toBe(true);
+    expect(rejectedFields(CreateSwapBodySchema, body(chain(MAX_METADATA_DEPTH + 1)))).toEqual(['metadata']);
+    // Far past the depth at which JSON.stringify overflows the call stack.
+    expect(rejectedFields(CreateSwapBodySchema, body(chain(200_000)))).toEqual(['metadata']);
+    expect(nestsDeeperThan(nested(MAX_METADATA_DEPTH), MAX_METADATA_DEPTH)).toBe(false);
+    expect(nestsDeeperThan(nested(MAX_METADATA_DEPTH + 1), MAX_METADATA_DEPTH)).toBe(true);
+  });
+
   it('requires an HTTPS webhook_url', () => {
     const body = { type: 'image', source_url: face, target_url: target };
     expect(accepts(CreateSwapBodySchema, { ...body, webhook_url: 'https://hooks.example.com/doppel' })).toBe(true);
@@ -145,6 +168,14 @@ describe('a media URL', () => {
     expect(accepts(HttpsUrlSchema, 'https://user:secret@media.example.com/a.jpg')).toBe(false);
     expect(accepts(HttpsUrlSchema, `https://media.example.com/${'a'.repeat(2048)}`)).toBe(false);
   });
+
+  it.each(['https://media.example.com/a\u0000.jpg', 'https://media.example.com/a\ud800.jpg', 'https://media.example.com/\u0085'])(
+    'must hold no control character or unpaired surrogate (%j), which no database text column could keep',
+    (url) => {
+      expect(httpsUrlProblem(url)).toBe('must not contain control characters or unpaired surrogates');
+      expect(accepts(HttpsUrlSchema, 'https://media.example.com/caf\u00e9/\ud83d\ude00.jpg')).toBe(true);
+    },
+  );
 
   it.each(['https://0x7f.1/', 'https://2130706433/', 'https://0177.0.0.1/', 'https://127.1/'])(
     'rejects the non-canonical IPv4 literal %s',

@@ -1,6 +1,13 @@
 import type { Logger } from 'pino';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { answerErrorsWithEnvelope } from './http/error-envelope';
+import {
+  answerClientErrors,
+  closeConnectionsWithUnreadBodies,
+  defaultMaxConnections,
+  openFileLimit,
+} from './http/connection-limits';
+import { Drain, refuseNewRequestsWhileDraining } from './http/drain';
+import { answerErrorsWithEnvelope, answerRouterErrorsWithEnvelope } from './http/error-envelope';
 import { acceptJsonOnly } from './http/json-body';
 import { answerOtherMethodsWith405, trackRoutes } from './http/method-not-allowed';
 import { exposeRequestId, newRequestId } from './http/request-id';
@@ -26,16 +33,17 @@ export interface AppOptions {
 /** The HTTP API: every contract route under /api/v1, plus health, readiness, metrics and docs. */
 export async function buildApp(
   runtime: Pick<Runtime, 'config' | 'db' | 'vault'>,
-  services: Pick<Services, 'boss' | 'storage' | 'guard' | 'notifications'>,
+  services: Pick<Services, 'boss' | 'storage' | 'guard' | 'notifications' | 'instance'>,
   options: AppOptions = {},
 ): Promise<FastifyInstance> {
   const { config, db, vault } = runtime;
-  const { boss, storage, guard, notifications } = services;
+  const { boss, storage, guard, notifications, instance } = services;
   const metrics = options.metrics ?? createMetrics();
   registerTaskMetrics(metrics, db);
+  const logger = (options.logger ?? createLogger(config)) as FastifyBaseLogger;
   const app = Fastify({
     // Typed as fastify's base logger so the instance keeps its default type parameters.
-    loggerInstance: (options.logger ?? createLogger(config)) as FastifyBaseLogger,
+    loggerInstance: logger,
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     genReqId: newRequestId,
     requestIdHeader: false,
@@ -43,12 +51,32 @@ export async function buildApp(
     trustProxy: config.trustProxy,
     // HEAD is not a documented method of any endpoint: it gets 405 like every other one.
     exposeHeadRoutes: false,
+    // Ids longer than the contract allows reach zod and get its validation_error naming the
+    // field; Node's own 16 KiB header cap bounds the URL long before this does.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    frameworkErrors: answerRouterErrorsWithEnvelope,
+    // While closing, requests are answered by refuseNewRequestsWhileDraining, in the envelope.
+    return503OnClosing: false,
+    // A client that stalls its headers or body loses the connection (see docs/operations.md);
+    // once a request is read, its handler's own limits apply (fetch timeout, wait budget).
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: Math.min(10_000, Math.ceil(config.http.requestTimeoutMs / 3)),
+      // How often Node looks for requests past those timeouts (its default is 30 s).
+      connectionsCheckingInterval: 1_000,
+    },
+    clientErrorHandler: answerClientErrors(logger),
   });
+  app.server.maxConnections = config.http.maxConnections ?? defaultMaxConnections(openFileLimit(), config.dbPoolSize);
+  const drain = new Drain();
   const intakeBudget = new IntakeBudget(config.media.intakeBudgetBytes);
-  app.decorate('deps', { config, db, vault, metrics, boss, storage, guard, notifications, intakeBudget });
+  app.decorate('deps', { config, db, vault, metrics, boss, storage, guard, notifications, instance, drain, intakeBudget });
 
   const routes = trackRoutes(app);
   exposeRequestId(app);
+  refuseNewRequestsWhileDraining(app, drain);
+  closeConnectionsWithUnreadBodies(app);
   acceptJsonOnly(app);
   answerErrorsWithEnvelope(app);
   instrumentRequests(app, metrics);

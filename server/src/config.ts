@@ -61,6 +61,10 @@ const EnvSchema = z.object({
   DOPPEL_WORKER_THREADS: int(1, 64).optional(),
   DOPPEL_WORKER_CONCURRENCY: int(1, 64).optional(),
   DOPPEL_RETENTION_DAYS: int(1).default(30),
+  DOPPEL_SHUTDOWN_GRACE_SECONDS: int(3, 3600).default(25),
+  DOPPEL_REQUEST_TIMEOUT_SECONDS: int(1, 600).default(30),
+  DOPPEL_KEEP_ALIVE_SECONDS: int(1, 3600).default(72),
+  DOPPEL_MAX_CONNECTIONS: int(1).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -99,6 +103,15 @@ export interface Config {
   workerThreads: number | undefined;
   workerConcurrency: number | undefined;
   retentionDays: number;
+  /** SIGTERM to exit: in-flight requests, waits and jobs get this long before being cut off. */
+  shutdownGraceSeconds: number;
+  http: {
+    /** Headers and body must have arrived within this (headers alone: a third of it, at most 10 s). */
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    /** Client connections at once; unset: derived from the open-file limit (connection-limits.ts). */
+    maxConnections: number | undefined;
+  };
 }
 
 export class ConfigError extends Error {
@@ -157,6 +170,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerThreads: e.DOPPEL_WORKER_THREADS,
     workerConcurrency: e.DOPPEL_WORKER_CONCURRENCY,
     retentionDays: e.DOPPEL_RETENTION_DAYS,
+    shutdownGraceSeconds: e.DOPPEL_SHUTDOWN_GRACE_SECONDS,
+    http: {
+      requestTimeoutMs: e.DOPPEL_REQUEST_TIMEOUT_SECONDS * 1000,
+      keepAliveTimeoutMs: e.DOPPEL_KEEP_ALIVE_SECONDS * 1000,
+      maxConnections: e.DOPPEL_MAX_CONNECTIONS,
+    },
   };
 }
 

@@ -15,9 +15,11 @@ export interface Runtime {
 
 export async function openRuntime(
   config: Config,
-  options: { migrate?: boolean; log?: (message: string) => void } = {},
+  options: { migrate?: boolean; log?: (message: string) => void; onDatabaseLost?: (error: Error) => void } = {},
 ): Promise<Runtime> {
-  const embedded = config.databaseUrl ? undefined : await openEmbeddedPostgres(config.dataDir, { log: options.log });
+  const embedded = config.databaseUrl
+    ? undefined
+    : await openEmbeddedPostgres(config.dataDir, { log: options.log, onLost: options.onDatabaseLost });
   const databaseUrl = config.databaseUrl ?? embedded!.url;
   const db = connectDatabase(databaseUrl, { max: config.dbPoolSize });
   try {

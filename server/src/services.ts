@@ -1,5 +1,6 @@
 import type { SecureContextOptions } from 'node:tls';
 import type { PgBoss } from 'pg-boss';
+import { InstanceLiveness } from './db/instance-liveness';
 import { createFetchGuard, type FetchGuard } from './media/fetch-guard';
 import { startBoss } from './queue/boss';
 import { Notifications } from './queue/notifications';
@@ -13,6 +14,8 @@ export interface Services {
   storage: Storage;
   guard: FetchGuard;
   notifications: Notifications;
+  /** This process's identity and liveness, for claims that must end when it dies. */
+  instance: InstanceLiveness;
   close(): Promise<void>;
 }
 
@@ -34,6 +37,8 @@ export async function openServices(
     allowPrivateCidrs: config.media.allowPrivateCidrs,
     ca: options.ca,
   });
+  const instance = new InstanceLiveness(runtime.databaseUrl);
+  await instance.start();
   const notifications = new Notifications(runtime.databaseUrl);
   await notifications.start();
   const boss = await startBoss(runtime.databaseUrl, options.onError);
@@ -42,9 +47,14 @@ export async function openServices(
     storage: options.storage ?? openStorage(config),
     guard,
     notifications,
+    instance,
     async close() {
-      await boss.stop({ graceful: true, timeout: 10_000 });
+      // Workers.stop has waited for running jobs already; any still running now go back to the
+      // queue (pg-boss fails them, and they are retried) instead of holding up the exit.
+      await boss.stop({ graceful: false });
       await notifications.close();
+      // Last: whatever this process still holds is free from here on.
+      await instance.close();
     },
   };
 }

@@ -20,18 +20,42 @@ export function isTerminalSwapStatus(status: SwapStatus): boolean {
 
 /** Serialised `metadata` may not exceed this many UTF-8 bytes. */
 export const MAX_METADATA_BYTES = 16 * 1024;
+/** `metadata` may nest objects and arrays at most this deep (the object itself is level 1). */
+export const MAX_METADATA_DEPTH = 32;
 /** At most this many per-face mappings in one `face_swaps` array. */
 export const MAX_FACE_SWAPS = 10;
 
 const utf8 = new TextEncoder();
 const utf8Length = (text: string) => utf8.encode(text).length;
 
+/**
+ * Whether a parsed JSON value nests objects or arrays deeper than `max`, walked with an explicit
+ * stack: a few KiB of `[[[[...` reach a depth at which every recursive walk (JSON.stringify
+ * among them) overflows the call stack, so nothing may recurse over it before this check.
+ */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, depth] = next;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 const MetadataSchema = z
   .record(z.string(), z.unknown())
-  .refine((value) => utf8Length(JSON.stringify(value)) <= MAX_METADATA_BYTES, {
-    message: `must serialise to at most ${MAX_METADATA_BYTES} bytes of JSON`,
+  .superRefine((value, ctx) => {
+    if (nestsDeeperThan(value, MAX_METADATA_DEPTH)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must nest at most ${MAX_METADATA_DEPTH} levels of objects and arrays` });
+    } else if (utf8Length(JSON.stringify(value)) > MAX_METADATA_BYTES) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must serialise to at most ${MAX_METADATA_BYTES} bytes of JSON` });
+    }
   })
-  .describe(`Opaque object echoed back unchanged; at most ${MAX_METADATA_BYTES} bytes as JSON.`);
+  .describe(
+    `Opaque object echoed back unchanged; at most ${MAX_METADATA_BYTES} bytes as JSON and ${MAX_METADATA_DEPTH} levels deep.`,
+  );
 
 const FaceIndexSchema = z.number().int().min(0).describe('Index of a face in face-detection order.');
 const SecondsSchema = z.number().finite().min(0);

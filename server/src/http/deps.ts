@@ -4,6 +4,7 @@ import type { Db } from '../db/connect';
 import type { IntakeBudget } from '../intake/intake-budget';
 import type { Metrics } from '../ops/metrics';
 import type { Services } from '../services';
+import type { Drain } from './drain';
 
 /** The services every route and hook reaches through `request.server.deps`. */
 export interface AppDeps {
@@ -17,6 +18,9 @@ export interface AppDeps {
   notifications: Services['notifications'];
   /** Bytes of fetched media this process's creates may hold at once. */
   intakeBudget: IntakeBudget;
+  instance: Services['instance'];
+  /** Graceful shutdown: main.ts begins it on SIGTERM/SIGINT. */
+  drain: Drain;
 }
 
 declare module 'fastify' {

@@ -1,6 +1,8 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { ApiError } from '../errors';
 import { notJson } from './json-body';
+import { REQUEST_ID_HEADER } from './request-id';
 
 /**
  * The error of the contract that answers a fastify-level failure (body parsing, media type,
@@ -27,6 +29,34 @@ function fromFrameworkError(error: FastifyError, bodyLimitBytes: number): ApiErr
 }
 
 /**
+ * Fastify's `frameworkErrors` hook: the router's own failures, which never reach the error
+ * handler. A path that is not validly percent-encoded is a malformed request; a parameter over
+ * the router's length cap (set far above any valid id, see buildApp) is a malformed id.
+ */
+export function answerRouterErrorsWithEnvelope(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const apiError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new ApiError('validation_error', 'A path parameter is too long.')
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new ApiError('validation_error', 'The URL path is not validly percent-encoded.')
+        : new ApiError('internal_error', 'An unexpected error occurred; it is safe to retry.');
+  if (apiError.code === 'internal_error') request.log.error({ err: error }, 'unexpected router error');
+  // Answered before routing, so no onSend hook adds the request id header: set it here.
+  void reply
+    .status(apiError.status)
+    .headers({ ...apiError.headers, [REQUEST_ID_HEADER]: request.id })
+    .send(apiError.toEnvelope(request.id));
+}
+
+/** How long a caller is told to wait while the database is unreachable. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+const databaseUnavailable = () =>
+  new ApiError('api_temporarily_disabled', 'The service cannot reach its database; retry shortly.', {
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
+
+/**
  * Every non-2xx response carries the envelope `{error:{code,message,request_id}}`. Unexpected
  * errors are logged with the request id and answered with a generic message: no stack, no SQL.
  */
@@ -35,6 +65,10 @@ export function answerErrorsWithEnvelope(app: FastifyInstance): void {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let apiError = error instanceof ApiError ? error : fromFrameworkError(error, bodyLimitBytes);
+    if (!apiError && isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      apiError = databaseUnavailable();
+    }
     if (!apiError) {
       request.log.error({ err: error }, 'unexpected error');
       apiError = new ApiError('internal_error', 'An unexpected error occurred; it is safe to retry.');

@@ -1,18 +1,17 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
+import { ownerAlive } from '../db/instance-liveness';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
-
-/** A create that has held its slot this long is presumed dead (its process crashed). */
-const RESERVATION_TTL = sql`interval '15 minutes'`;
 
 /**
  * Takes one of the key's concurrent-create slots (spec 4.3 rule 1), before any side effect.
  * A slot is held by every create in flight and every swap not yet terminal; the check and the
  * reservation happen under one per-key lock, so N simultaneous creates can never pass a cap
- * smaller than N.
+ * smaller than N. A create's slot is held only while its process lives: one that crashed
+ * mid-create frees it at once.
  */
-export async function reserveCreateSlot(db: Db, apiKeyId: string, cap: number): Promise<string> {
+export async function reserveCreateSlot(db: Db, apiKeyId: string, cap: number, ownerInstance: number): Promise<string> {
   return db.transaction().execute(async (trx) => {
     // A reservation outlives no crash of the database that matters (the create in flight fails
     // with it), so its commit need not wait for the disk.
@@ -20,7 +19,7 @@ export async function reserveCreateSlot(db: Db, apiKeyId: string, cap: number): 
     const { held } = await sql<{ held: number }>`
       select
         (select count(*) from swaps where api_key_id = ${apiKeyId} and status in ('queued', 'preparing', 'processing'))
-        + (select count(*) from create_reservations where api_key_id = ${apiKeyId} and created_at > now() - ${RESERVATION_TTL})
+        + (select count(*) from create_reservations r where api_key_id = ${apiKeyId} and ${ownerAlive(sql.ref('r.owner_instance'))})
         as held`
       .execute(trx)
       .then((r) => ({ held: Number(r.rows[0]!.held) }));
@@ -32,11 +31,19 @@ export async function reserveCreateSlot(db: Db, apiKeyId: string, cap: number): 
       );
     }
     const id = newId('res');
-    await trx.insertInto('create_reservations').values({ id, api_key_id: apiKeyId }).execute();
+    await trx.insertInto('create_reservations').values({ id, api_key_id: apiKeyId, owner_instance: ownerInstance }).execute();
     return id;
   });
 }
 
 export async function releaseCreateSlot(db: Pick<Db, 'deleteFrom'>, reservationId: string): Promise<void> {
   await db.deleteFrom('create_reservations').where('id', '=', reservationId).execute();
+}
+
+/** Reservations whose process is gone (the count above ignores them already); run by maintenance. */
+export async function deleteOrphanedReservations(db: Db): Promise<void> {
+  await db
+    .deleteFrom('create_reservations as r')
+    .where(({ not }) => not(ownerAlive(sql.ref('r.owner_instance'))))
+    .execute();
 }

@@ -5,6 +5,7 @@ import { chargeCredits } from '../billing/charges';
 import { cheapestPrice, priceSwap } from '../billing/pricing';
 import { getBalances } from '../accounts/credits';
 import type { Config } from '../config';
+import type { InstanceLiveness } from '../db/instance-liveness';
 import type { Database } from '../db/schema';
 import type { SwapInputs } from '../db/stored-inputs';
 import { ApiError } from '../errors';
@@ -24,6 +25,7 @@ export interface CreateSwapDeps extends ScanGateDeps {
   guard: FetchGuard;
   config: Config;
   intakeBudget: IntakeBudget;
+  instance: InstanceLiveness;
 }
 
 /** Every source URL the request names, with the field it came from. */
@@ -62,7 +64,7 @@ export async function createSwapTask(
   body: CreateSwapBody,
   options: { signal?: AbortSignal; inTransaction?: (trx: Transaction<Database>, swap: PublicSwap) => Promise<void> } = {},
 ): Promise<PublicSwap> {
-  const reservation = await reserveCreateSlot(deps.db, caller.apiKeyId, deps.config.rateLimit.concurrentCreates);
+  const reservation = await reserveCreateSlot(deps.db, caller.apiKeyId, deps.config.rateLimit.concurrentCreates, deps.instance.id);
   const swapId = newId('swp');
   const stored: string[] = [];
   const share = deps.intakeBudget.open();
@@ -168,7 +170,8 @@ export async function createSwapTask(
     });
   } catch (error) {
     await deps.storage.delete(stored).catch(() => {});
-    await releaseCreateSlot(deps.db, reservation);
+    // Also when the database is down right now: the error below is the answer either way.
+    deps.instance.releaseSoon(() => releaseCreateSlot(deps.db, reservation));
     throw error;
   } finally {
     share.release();

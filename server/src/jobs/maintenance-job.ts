@@ -2,9 +2,12 @@ import { sql } from 'kysely';
 import type { Config } from '../config';
 import type { Db } from '../db/connect';
 import type { SwapInputs } from '../db/stored-inputs';
+import { deleteOrphanedReservations } from '../intake/concurrency';
 import { pruneIdempotencyKeys } from '../intake/idempotency';
 import { thumbnailKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
+import type { PgBoss } from 'pg-boss';
+import { failStuckSwaps } from './stuck-swaps';
 
 /** How often housekeeping runs (cron). */
 export const MAINTENANCE_SCHEDULE = '*/10 * * * *';
@@ -25,13 +28,13 @@ const RETENTION_BATCH = 500;
 
 /**
  * Housekeeping: Idempotency-Keys past their retention, create reservations of crashed requests,
- * and tasks older than the retention period with their stored files. A task removed here
- * answers not_found like any unknown id.
+ * tasks older than the retention period with their stored files (a task removed here answers
+ * not_found like any unknown id), and swaps that no job will ever finish.
  */
-export async function runMaintenance(deps: { db: Db; storage: Storage; config: Config }): Promise<void> {
+export async function runMaintenance(deps: { db: Db; storage: Storage; config: Config; boss: PgBoss }): Promise<void> {
   const { db, storage, config } = deps;
   await pruneIdempotencyKeys(db, config.idempotencyRetentionHours);
-  await db.deleteFrom('create_reservations').where('created_at', '<', sql<Date>`now() - interval '1 hour'`).execute();
+  await deleteOrphanedReservations(db);
 
   const cutoff = sql<Date>`now() - make_interval(days => ${config.retentionDays})`;
   for (;;) {
@@ -60,4 +63,6 @@ export async function runMaintenance(deps: { db: Db; storage: Storage; config: C
     await storage.delete(detections.flatMap((task) => storedKeys(task.id, { target: task.target })));
     await db.deleteFrom('face_detect_tasks').where('id', 'in', detections.map((task) => task.id)).execute();
   }
+
+  await failStuckSwaps(db, deps.boss);
 }

@@ -27,8 +27,11 @@ export interface WorkerDeps {
 }
 
 export interface Workers {
-  /** Stops taking jobs and waits for the running ones to finish (pg-boss hands back the rest). */
-  stop(): Promise<void>;
+  /**
+   * Stops taking jobs and waits for the running ones to finish, for at most `graceMs`. Jobs still
+   * running then are handed back to the queue when the queue stops (Services.close).
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** Consumes every queue in this process. CPU work goes to the compute pool, off the event loop. */
@@ -45,6 +48,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       for (const job of jobs) {
         try {
           await handler(job);
+          // One line per job done, naming the process (pid) that did it.
+          logger.info({ queue, job_id: job.id }, 'job finished');
         } catch (error) {
           logger.error({ err: error, queue, job_id: job.id }, 'job failed');
           throw error;
@@ -87,8 +92,12 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   names.push(queues.webhook.name);
 
   return {
-    async stop() {
-      await Promise.all(names.map((name) => boss.offWork(name, { wait: true })));
+    async stop(graceMs) {
+      const finished = Promise.all(names.map((name) => boss.offWork(name, { wait: true })));
+      if (graceMs === undefined) return void (await finished);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([finished, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
     },
   };
 }

@@ -6,6 +6,7 @@ import { createSwapTask } from '../intake/create-swap';
 import {
   claimIdempotencyKey,
   finishIdempotentCreate,
+  type ClaimRef,
   isFinalRefusal,
   releaseIdempotencyKey,
   requestHash,
@@ -29,15 +30,20 @@ export const createSwap = tsRest.route(contract.createSwap, async ({ request, re
   const caller = callerOf(request);
   // @ts-rest/fastify types `reply` with fastify 4's generic order, which hides `raw`'s real type.
   const signal = clientGone(request.raw, reply.raw as unknown as ServerResponse);
+  // Long polls also end when a shutdown needs the process back; fetches and the create do not.
+  const waitSignal = AbortSignal.any([signal, deps.drain.waitsEnded]);
   const idempotencyKey = headers['idempotency-key'];
 
   let swap: PublicSwap | undefined;
+  let held: ClaimRef | undefined;
   if (idempotencyKey) {
-    const claim = await claimIdempotencyKey(deps.db, caller.apiKeyId, idempotencyKey, requestHash(body), {
+    const ref = { apiKeyId: caller.apiKeyId, key: idempotencyKey, ownerInstance: deps.instance.id };
+    const claim = await claimIdempotencyKey(deps.db, ref, requestHash(body), {
       // A concurrent retry waits as long as the first request can take, then gives up politely.
       maxWaitMs: deps.config.media.fetchTimeoutMs * 2 + deps.config.scan.waitSeconds * 1000,
-      signal,
+      signal: waitSignal,
     });
+    if (claim.kind === 'owner') held = { apiKeyId: caller.apiKeyId, key: idempotencyKey, token: claim.token };
     if (claim.kind === 'replay') {
       reply.header('idempotent-replayed', 'true');
       if (claim.response.status !== 201) return { status: claim.response.status as 201, body: claim.response.body as PublicSwap };
@@ -51,20 +57,20 @@ export const createSwap = tsRest.route(contract.createSwap, async ({ request, re
   swap ??= await createSwapTask(deps, caller, body, {
     signal,
     inTransaction: async (trx, created) => {
-      if (idempotencyKey) await finishIdempotentCreate(trx, caller.apiKeyId, idempotencyKey, { status: 201, body: created });
+      if (held) await finishIdempotentCreate(trx, held, { status: 201, body: created });
     },
   }).catch(async (error: unknown) => {
-    if (idempotencyKey) {
-      if (isFinalRefusal(error)) {
-        await finishIdempotentCreate(deps.db, caller.apiKeyId, idempotencyKey, { status: error.status, body: error.toEnvelope(request.id) });
-      } else {
-        await releaseIdempotencyKey(deps.db, caller.apiKeyId, idempotencyKey);
-      }
+    if (held && isFinalRefusal(error)) {
+      await finishIdempotentCreate(deps.db, held, { status: error.status, body: error.toEnvelope(request.id) });
+    } else if (held) {
+      const claim = held;
+      // Also when the database is down right now: the error below is the answer either way.
+      deps.instance.releaseSoon(() => releaseIdempotencyKey(deps.db, claim));
     }
     throw error;
   });
 
-  if (query.wait === 'true' && !isTerminalSwapStatus(swap.status)) swap = await waitForTerminal(request, swap, signal);
+  if (query.wait === 'true' && !isTerminalSwapStatus(swap.status)) swap = await waitForTerminal(request, swap, waitSignal);
   return { status: 201, body: swap };
 });
 

@@ -182,12 +182,23 @@ describe('validation_error', () => {
     [`/api/v1/swaps?cursor=${Buffer.from('\0\0\0\0\0\0\0\0bad.id').toString('base64url')}`, 'cursor: is not a next_cursor returned by GET /swaps'],
     ['/api/v1/swaps/has.dot', 'taskId: must match [A-Za-z0-9_-]{1,64}'],
     [`/api/v1/swaps/${'a'.repeat(65)}`, 'taskId: must match [A-Za-z0-9_-]{1,64}'],
+    [`/api/v1/swaps/${'a'.repeat(101)}`, 'taskId: must match [A-Za-z0-9_-]{1,64}'],
+    [`/api/v1/face-detect/${'a'.repeat(8000)}`, 'taskId: must match [A-Za-z0-9_-]{1,64}'],
     ['/api/v1/face-detect/has%20space', 'taskId: must match [A-Za-z0-9_-]{1,64}'],
   ])('answers GET %s naming the field', async (path, message) => {
     const response = await t.request(path, { key: account.apiKey });
     expectEnvelope(response, 400, 'validation_error');
     expect(response.body.error.message).toBe(message);
   });
+
+  it.each(['/api/v1/swaps/%zz', '/api/v1/face-detect/%E0%A4%A', '/api/v1/%zz/x'])(
+    'answers a path that is not validly percent-encoded (%s) in the envelope',
+    async (path) => {
+      const response = await t.request(path, { key: account.apiKey });
+      expectEnvelope(response, 400, 'validation_error');
+      expect(response.body.error.message).toBe('The URL path is not validly percent-encoded.');
+    },
+  );
 
   it('answers a bad task id on DELETE with validation_error', async () => {
     const response = await t.request('/api/v1/swaps/bad$id', { method: 'DELETE', key: account.apiKey });

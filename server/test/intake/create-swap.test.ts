@@ -349,6 +349,19 @@ describe('Idempotency-Key', () => {
     expect([replayed.status, replayed.body, replayed.headers.get('idempotent-replayed')]).toEqual([402, first.body, 'true']);
   });
 
+  it('stores and replays a create whose metadata holds NUL and lone surrogate characters', async () => {
+    const account = await t.createAccount({ credits: 5 });
+    const headers = { 'idempotency-key': 'order-7787' };
+    const json = { ...imageSwap(), metadata: { nul: 'a\u0000b', high: '\ud800', low: 'x\udfff' } };
+    const first = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json, headers });
+    expect(first.status).toBe(201);
+    const replayed = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json, headers });
+    expect([replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    expect(JSON.stringify(replayed.body)).toBe(JSON.stringify(first.body));
+    expect(JSON.stringify(first.body.metadata)).toBe(JSON.stringify(json.metadata));
+    expect((await getBalances(t.db, account.userId)).total).toBe(4);
+  });
+
   it('scopes keys per API key', async () => {
     const a = await t.createAccount({ credits: 5 });
     const b = await t.createAccount({ credits: 5 });
@@ -357,6 +370,50 @@ describe('Idempotency-Key', () => {
     const second = await t.request('/api/v1/swaps', { method: 'POST', key: b.apiKey, json: imageSwap(), headers });
     expect(second.status).toBe(201);
     expect(second.body.id).not.toBe(first.body.id);
+  });
+});
+
+describe('inputs that break serialisation', () => {
+  const deepArrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  const rawCreate = (metadataJson: string) =>
+    `{"type":"image","source_url":${JSON.stringify(world.url('/face.jpg'))},"target_url":${JSON.stringify(world.url('/group.jpg'))},"metadata":{"deep":${metadataJson}}}`;
+
+  it.each([
+    ['without', {}],
+    ['with', { 'idempotency-key': 'deep-1' }],
+  ])('refuses metadata nested thousands of levels deep %s an Idempotency-Key, charging nothing', async (_, extra) => {
+    const account = await t.createAccount({ credits: 5 });
+    for (const depth of [33, 4_000, 30_000]) {
+      const res = await t.request('/api/v1/swaps', {
+        method: 'POST',
+        key: account.apiKey,
+        body: rawCreate(deepArrays(depth)),
+        headers: { 'content-type': 'application/json', ...extra },
+      });
+      expect([res.status, res.body.error.code, res.body.error.message]).toEqual([
+        400,
+        'validation_error',
+        'metadata: must nest at most 32 levels of objects and arrays',
+      ]);
+    }
+    expect((await getBalances(t.db, account.userId)).total).toBe(5);
+  });
+
+  it.each(['webhook_url', 'source_url'])('refuses a %s holding NUL or a lone surrogate with validation_error', async (field) => {
+    const account = await t.createAccount({ credits: 5 });
+    for (const bad of ['https://hooks.media.test/a\u0000b', 'https://hooks.media.test/\udc00']) {
+      const res = await t.request('/api/v1/swaps', {
+        method: 'POST',
+        key: account.apiKey,
+        json: { ...imageSwap(), [field]: bad },
+        headers: { 'idempotency-key': `bad-url-${field}` },
+      });
+      expect([res.status, res.body.error.code, res.body.error.message]).toEqual([
+        400,
+        'validation_error',
+        `${field}: must not contain control characters or unpaired surrogates`,
+      ]);
+    }
   });
 });
 

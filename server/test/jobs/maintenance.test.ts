@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { runMaintenance } from '../../src/jobs/maintenance-job';
+import { INTERNAL_FAILURE } from '../../src/jobs/swap-job';
+import { queues, sendJob } from '../../src/queue/boss';
 import { insertFaceDetectTask } from '../../src/tasks/face-detect-tasks';
 import { insertSwap } from '../../src/tasks/swaps';
 import { faceDetectRow, swapRow } from '../api/task-rows';
@@ -34,7 +36,7 @@ describe('maintenance', () => {
     await sql`update swaps set created_at = ${daysAgo(31)} where id in (${old.id}, ${running.id})`.execute(t.db);
     await sql`update face_detect_tasks set created_at = ${daysAgo(40)} where id = ${detection.id}`.execute(t.db);
 
-    await runMaintenance({ db: t.db, storage, config: t.config });
+    await runMaintenance({ db: t.db, storage, config: t.config, boss: t.services.boss });
 
     const get = (path: string) => t.request(path, { key: account.apiKey }).then((r) => r.status);
     expect(await get(`/api/v1/swaps/${old.id}`)).toBe(404);
@@ -53,7 +55,7 @@ describe('maintenance', () => {
     await storage.put(`thumbs/${rows[0]!.id}/target.jpg`, Buffer.from('t'), 'image/jpeg');
     await sql`update swaps set created_at = ${daysAgo(31)} where api_key_id = ${account.apiKeyId}`.execute(t.db);
 
-    await runMaintenance({ db: t.db, storage, config: t.config });
+    await runMaintenance({ db: t.db, storage, config: t.config, boss: t.services.boss });
 
     const left = await t.db.selectFrom('swaps').select('id').where('api_key_id', '=', account.apiKeyId).execute();
     expect(left).toEqual([]);
@@ -71,9 +73,27 @@ describe('maintenance', () => {
       .execute();
     await sql`update idempotency_keys set created_at = now() - interval '25 hours' where key = 'old'`.execute(t.db);
 
-    await runMaintenance({ db: t.db, storage: t.services.storage, config: t.config });
+    await runMaintenance({ db: t.db, storage: t.services.storage, config: t.config, boss: t.services.boss });
 
     const left = await t.db.selectFrom('idempotency_keys').select('key').where('api_key_id', '=', account.apiKeyId).execute();
     expect(left).toEqual([{ key: 'new' }]);
+  });
+
+  it('fails and refunds swaps that no job will ever finish, and leaves those a job still holds', async () => {
+    const account = await t.createAccount({ credits: 5 });
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    const orphaned = await insertSwap(t.db, swapRow(account, { status: 'processing', updated_at: minutesAgo(5), webhook_url: 'https://hooks.example.com/x' }));
+    const queuedWithJob = await insertSwap(t.db, swapRow(account, { status: 'queued', updated_at: minutesAgo(5) }));
+    await sendJob(t.services.boss, t.db, queues.swap.name, { swapId: queuedWithJob.id });
+    const justCreated = await insertSwap(t.db, swapRow(account, { status: 'queued' }));
+
+    await runMaintenance({ db: t.db, storage: t.services.storage, config: t.config, boss: t.services.boss });
+
+    const status = async (id: string) => (await t.db.selectFrom('swaps').select(['status', 'error', 'refunded']).where('id', '=', id).executeTakeFirstOrThrow());
+    expect(await status(orphaned.id)).toEqual({ status: 'failed', error: INTERNAL_FAILURE, refunded: true });
+    expect((await status(queuedWithJob.id)).status).toBe('queued');
+    expect((await status(justCreated.id)).status).toBe('queued');
+    const events = await t.db.selectFrom('webhook_events').select(['swap_id', 'event_type']).where('swap_id', '=', orphaned.id).execute();
+    expect(events).toEqual([{ swap_id: orphaned.id, event_type: 'swap.failed' }]);
   });
 });

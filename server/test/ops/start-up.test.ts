@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const serverDir = path.resolve(import.meta.dirname, '../..');
 const tsx = path.join(serverDir, 'node_modules/.bin/tsx');
 
-function start(env: Record<string, string>) {
+function start(env: Record<string, string>, command: [string, string[], string] = [tsx, ['src/main.ts'], serverDir]) {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  return spawn(tsx, ['src/main.ts'], { cwd: serverDir, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [program, args, cwd] = command;
+  return spawn(program, args, { cwd, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 function exitOf(child: ReturnType<typeof start>): Promise<number | null> {
@@ -42,8 +43,11 @@ describe('pnpm start', () => {
     expect(existsSync(path.join(dataDir, 'postgres'))).toBe(false);
   });
 
-  it('serves on the embedded PostgreSQL and stops it cleanly on SIGTERM', async () => {
-    const child = start({ DOPPEL_DATA_DIR: dataDir, DOPPEL_PORT: '0', DOPPEL_LOG_LEVEL: 'info' });
+  it.each([
+    ['the server process', undefined],
+    ['`pnpm start` at the top of the repository, which passes the signal on', ['pnpm', ['--silent', 'start'], path.resolve(serverDir, '..')]],
+  ] as const)('serves on the embedded PostgreSQL and stops it cleanly on SIGTERM to %s', async (_, command) => {
+    const child = start({ DOPPEL_DATA_DIR: dataDir, DOPPEL_PORT: '0', DOPPEL_LOG_LEVEL: 'info' }, command && [command[0], [...command[1]], command[2]]);
     const exited = exitOf(child);
     try {
       const lines = createInterface({ input: child.stdout });

@@ -151,6 +151,30 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
 }
 
+/** Database administration for outage tests, through the admin connection of the run. */
+async function asAdmin(run: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
+  await client.connect();
+  try {
+    await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * An outage of one test database until `restore()`: every connection to it is cut and new ones
+ * are refused, as when its server goes away, while other test files carry on.
+ */
+export async function cutDatabase(database: TestDatabase): Promise<{ restore(): Promise<void> }> {
+  const name = new URL(database.url).pathname.slice(1);
+  await asAdmin(async (client) => {
+    await client.query(`alter database "${name}" allow_connections false`);
+    await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+  });
+  return { restore: () => asAdmin((client) => client.query(`alter database "${name}" allow_connections true`)) };
+}
+
 /** Drops a test app's database under it, as an outage would: every later query fails. */
 export async function dropDatabase(database: TestDatabase): Promise<void> {
   const name = new URL(database.url).pathname.slice(1);
