@@ -30,6 +30,8 @@ export interface AppOptions {
   metrics?: Metrics;
 }
 
+const trustNearestHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 /** The HTTP API: every contract route under /api/v1, plus health, readiness, metrics and docs. */
 export async function buildApp(
   runtime: Pick<Runtime, 'config' | 'db' | 'vault'>,
@@ -48,7 +50,8 @@ export async function buildApp(
     genReqId: newRequestId,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    // A hop count trusts the nearest N peers (fastify's types take it only as a function).
+    trustProxy: typeof config.trustProxy === 'number' ? trustNearestHops(config.trustProxy) : config.trustProxy,
     // HEAD is not a documented method of any endpoint: it gets 405 like every other one.
     exposeHeadRoutes: false,
     // Ids longer than the contract allows reach zod and get its validation_error naming the

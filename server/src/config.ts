@@ -1,4 +1,5 @@
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import type { S3StorageOptions } from './storage/s3-storage';
 
@@ -9,6 +10,24 @@ const bool = z
 const url = z.string().url();
 const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
 const MiB = 1024 * 1024;
+
+/**
+ * Which peers may tell us the client address through X-Forwarded-For: `false` (none), a hop
+ * count (the last N entries were written by our own proxies), proxy addresses or CIDRs, or
+ * `true` (every hop: anyone can then choose their address, so only behind a proxy that
+ * overwrites the header).
+ */
+const trustProxy = z.string().transform((value, ctx): boolean | number | string[] => {
+  const text = value.trim().toLowerCase();
+  if (['false', 'no', '0', ''].includes(text)) return false;
+  if (['true', 'yes'].includes(text)) return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = entries.find((entry) => !(entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry)));
+  if (bad === undefined) return entries;
+  ctx.addIssue({ code: z.ZodIssueCode.custom, message: `false, true, a hop count, or proxy addresses/CIDRs; "${bad}" is none of these` });
+  return z.NEVER;
+});
 
 /** Every setting, by the environment variable that sets it. Documented in docs/configuration.md. */
 const EnvSchema = z.object({
@@ -25,7 +44,7 @@ const EnvSchema = z.object({
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
     .optional(),
-  DOPPEL_TRUST_PROXY: bool.default('false'),
+  DOPPEL_TRUST_PROXY: trustProxy.default('false'),
   DOPPEL_BODY_LIMIT_BYTES: int(1024).default(64 * 1024),
   DOPPEL_RATE_LIMIT_PER_MINUTE: int(1).default(60),
   DOPPEL_RATE_LIMIT_PER_DAY: int(1).default(10_000),
@@ -77,7 +96,7 @@ export interface Config {
   publicUrl: string;
   logLevel: Env['DOPPEL_LOG_LEVEL'];
   masterKey: Buffer | undefined;
-  trustProxy: boolean;
+  trustProxy: boolean | number | string[];
   bodyLimitBytes: number;
   rateLimit: { perMinute: number; perDay: number; concurrentCreates: number; authFailuresPerMinute: number };
   metrics: { port: number | undefined; host: string; token: string | undefined };

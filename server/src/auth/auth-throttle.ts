@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect';
 import type { Notifications } from '../queue/notifications';
@@ -6,6 +7,18 @@ export interface AuthBlock {
   retryAfterSeconds: number;
   /** Epoch seconds when the address may try again. */
   resetAt: number;
+}
+
+/**
+ * What failed authentications are counted against: the client's IPv4 address, or the /64 of its
+ * IPv6 address, which one subscriber usually holds whole (counting single IPv6 addresses would
+ * let one client try 2^64 times as often). IPv4-mapped IPv6 counts as the IPv4 address.
+ */
+export function throttledNetwork(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/64`).toString()}/64`;
 }
 
 /** Expired blocks are swept once this many addresses are remembered. */

@@ -4,7 +4,7 @@ import type { Db } from '../db/connect';
 import { ApiError } from '../errors';
 import { NotifiedCache } from '../queue/notified-cache';
 import { hashApiKey, looksLikeApiKey } from './api-keys';
-import { AuthBlocks } from './auth-throttle';
+import { AuthBlocks, throttledNetwork } from './auth-throttle';
 import { LAST_USED_RESOLUTION_MS, LastUsedRecorder } from './last-used';
 
 /** The key (and its user) a request was authenticated with. */
@@ -32,8 +32,11 @@ export function callerOf(request: FastifyRequest): Caller {
 /**
  * Spec section 5: `Authorization: Bearer <key>`, looked up by its SHA-256 hash. A missing or
  * malformed header is `unauthorized`; a token matching no live key is `invalid_api_key` and
- * counts as a failed attempt of the client address. An address over its failure budget is
- * refused before its token is even looked at, so a correct guess cannot be confirmed.
+ * counts as a failed attempt of the client's network (its address; an IPv6 /64). A network over
+ * its failure budget has its unknown tokens refused with `rate_limited` (and no longer counted).
+ * A live key is never refused by the throttle: keys are 256-bit random values that no
+ * one guesses, while a throttle that could refuse them would let anyone who shares a proxy or a
+ * NAT with a customer (or spoofs their address) lock that customer out.
  * Live keys are kept in memory, keyed by hash; a revocation reaches every process through
  * `doppel_api_key` (migration 0006) and drops the key at once.
  */
@@ -53,18 +56,18 @@ export function requireApiKey(app: FastifyInstance): void {
       });
     }
 
-    const block = await blocks.blockOf(request.ip);
-    if (block) {
-      reply.header('x-ratelimit-reset', String(block.resetAt));
-      throw new ApiError('rate_limited', 'Too many failed authentication attempts from this address.', {
-        headers: { 'retry-after': String(block.retryAfterSeconds) },
-      });
-    }
-
     const hash = looksLikeApiKey(token) ? hashApiKey(token) : undefined;
     const key = hash && (await keys.get(hash.toString('hex'), () => loadCaller(db, hash)));
     if (!key) {
-      await blocks.recordFailure(request.ip);
+      const network = throttledNetwork(request.ip);
+      const block = await blocks.blockOf(network);
+      if (block) {
+        reply.header('x-ratelimit-reset', String(block.resetAt));
+        throw new ApiError('rate_limited', 'Too many failed authentication attempts from this network.', {
+          headers: { 'retry-after': String(block.retryAfterSeconds) },
+        });
+      }
+      await blocks.recordFailure(network);
       throw new ApiError('invalid_api_key', 'The API key is not valid or has been revoked.', {
         headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
       });

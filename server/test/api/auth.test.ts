@@ -98,17 +98,21 @@ describe('failed-authentication throttle', () => {
   });
   afterAll(() => throttled.close());
 
-  it('refuses an address over its failure budget with rate_limited, even with a correct key', async () => {
-    const account = await throttled.createAccount();
-    // Failures are counted per clock minute; a minute boundary may reset the count once.
+  /** Bad keys until the address is refused (a minute boundary may reset the count once). */
+  async function exhaust(app: TestApp, headers: Record<string, string> = {}): Promise<string[]> {
     const codes: string[] = [];
     for (let i = 0; i < 2 * LIMIT + 1 && codes.at(-1) !== 'rate_limited'; i++) {
-      codes.push((await throttled.request('/api/v1/me', { key: generateApiKey() })).body.error.code);
+      codes.push((await app.request('/api/v1/me', { key: generateApiKey(), headers })).body.error.code);
     }
+    return codes;
+  }
+
+  it('refuses unknown keys from an address over its failure budget with rate_limited', async () => {
+    const codes = await exhaust(throttled);
     expect(codes.at(-1)).toBe('rate_limited');
     expect(codes.filter((c) => c === 'invalid_api_key').length).toBeGreaterThanOrEqual(LIMIT);
 
-    const refused = await throttled.request('/api/v1/me', { key: account.apiKey });
+    const refused = await throttled.request('/api/v1/me', { key: generateApiKey() });
     expectError(refused, 429, 'rate_limited');
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -118,19 +122,23 @@ describe('failed-authentication throttle', () => {
     expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 61);
   });
 
-  it('refuses a blocked address on every server process within a second', async () => {
+  it('never refuses a live key, whatever its address did: a customer is not locked out by a neighbour', async () => {
+    expect((await exhaust(throttled)).at(-1)).toBe('rate_limited');
+    const account = await throttled.createAccount();
+    const me = await throttled.request('/api/v1/me', { key: account.apiKey });
+    expect(me.status).toBe(200);
+  });
+
+  it('refuses a blocked address on every server process within a second, and still serves its live keys', async () => {
     // A database of their own: this address is already blocked in the other tests' one.
     const env = { DOPPEL_AUTH_FAILURES_PER_MINUTE: String(LIMIT) };
     const first = await startTestApp({ env });
     const second = await startTestApp({ shareWith: first, env });
     try {
       const account = await first.createAccount();
+      expect((await exhaust(first)).at(-1)).toBe('rate_limited');
+      await eventually('the blocked address refused', async () => (await second.request('/api/v1/me', { key: generateApiKey() })).status === 429, 1000);
       expect((await second.request('/api/v1/me', { key: account.apiKey })).status).toBe(200);
-      // Failures are counted per clock minute; a minute boundary may reset the count once.
-      for (let i = 0; i < 2 * LIMIT + 1; i++) {
-        if ((await first.request('/api/v1/me', { key: generateApiKey() })).status === 429) break;
-      }
-      await eventually('the blocked address refused', async () => (await second.request('/api/v1/me', { key: account.apiKey })).status === 429, 1000);
     } finally {
       await second.close();
       await first.close();
@@ -145,6 +153,43 @@ describe('failed-authentication throttle', () => {
       expect((await fresh.request('/api/v1/me', { key: account.apiKey })).status).toBe(200);
     } finally {
       await fresh.close();
+    }
+  });
+});
+
+describe('the failed-authentication throttle behind a proxy', () => {
+  const LIMIT = 3;
+
+  async function failUntilRefused(app: TestApp, forwardedFor: string): Promise<string | undefined> {
+    let code: string | undefined;
+    for (let i = 0; i < 2 * LIMIT + 1 && code !== 'rate_limited'; i++) {
+      code = (await app.request('/api/v1/me', { key: generateApiKey(), headers: { 'x-forwarded-for': forwardedFor } })).body.error.code;
+    }
+    return code;
+  }
+  const badKeyFrom = (app: TestApp, forwardedFor: string) =>
+    app.request('/api/v1/me', { key: generateApiKey(), headers: { 'x-forwarded-for': forwardedFor } }).then((r) => r.body.error.code);
+
+  it('with DOPPEL_TRUST_PROXY=1 takes the address our proxy saw, so a spoofed X-Forwarded-For entry locks out nobody else', async () => {
+    const app = await startTestApp({ env: { DOPPEL_AUTH_FAILURES_PER_MINUTE: String(LIMIT), DOPPEL_TRUST_PROXY: '1' } });
+    try {
+      // The attacker writes the victim's address in; our proxy appends the attacker's own.
+      expect(await failUntilRefused(app, '203.0.113.9, 198.51.100.7')).toBe('rate_limited');
+      expect(await badKeyFrom(app, '198.51.100.7')).toBe('rate_limited');
+      expect(await badKeyFrom(app, '203.0.113.9')).toBe('invalid_api_key');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('counts IPv6 clients by their /64', async () => {
+    const app = await startTestApp({ env: { DOPPEL_AUTH_FAILURES_PER_MINUTE: String(LIMIT), DOPPEL_TRUST_PROXY: '127.0.0.1/32' } });
+    try {
+      expect(await failUntilRefused(app, '2001:db8:1:2::1')).toBe('rate_limited');
+      expect(await badKeyFrom(app, '2001:db8:1:2:ffff::9')).toBe('rate_limited');
+      expect(await badKeyFrom(app, '2001:db8:1:3::1')).toBe('invalid_api_key');
+    } finally {
+      await app.close();
     }
   });
 });
