@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { dashboardPlugin } from './dashboard/plugin';
 import { answerErrorsWithEnvelope } from './http/error-envelope';
 import { acceptJsonOnly } from './http/json-body';
 import { answerOtherMethodsWith405, trackRoutes } from './http/method-not-allowed';
@@ -55,6 +56,7 @@ export async function buildApp(
   serveMetrics(app, metrics, config.metrics);
   await app.register(apiRoutes);
   await app.register(apiDocsPlugin);
+  await app.register(dashboardPlugin);
   if (storage instanceof LocalStorage) await serveLocalFiles(app, storage);
   answerOtherMethodsWith405(app, routes);
   return app;

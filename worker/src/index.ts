@@ -13,3 +13,4 @@ export { swapGifOnPool, swapVideoOnPool } from './animation/run-on-pool';
 export { probeMedia, type MediaProbe, type ProbeOptions } from './animation/probe-media';
 export { DEFAULT_GIF_CAPS, DEFAULT_VIDEO_CAPS, type GifCaps, type VideoCaps } from './animation/caps';
 export { requireFfmpeg } from './video/ffmpeg';
+export { videoStills } from './video/stills';

@@ -5,6 +5,7 @@ import * as taskIntake from './migrations/0002-task-intake';
 import * as webhooks from './migrations/0003-webhooks';
 import * as swapResults from './migrations/0004-swap-results';
 import * as metadataAsWritten from './migrations/0005-metadata-as-written';
+import * as dashboard from './migrations/0008-dashboard';
 
 /** Migrations are compiled into the program, so a deployment can never miss a file. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003-webhooks': webhooks,
   '0004-swap-results': swapResults,
   '0005-metadata-as-written': metadataAsWritten,
+  '0008-dashboard': dashboard,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

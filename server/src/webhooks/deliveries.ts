@@ -62,6 +62,12 @@ export async function listDeliveries(db: Db, swapId: string): Promise<WebhookEve
   }));
 }
 
+/** The swap an event belongs to, or undefined for an unknown event. */
+export async function findEventSwapId(db: Db, eventId: string): Promise<string | undefined> {
+  const event = await db.selectFrom('webhook_events').select('swap_id').where('id', '=', eventId).executeTakeFirst();
+  return event?.swap_id;
+}
+
 /**
  * Queues one more attempt of an existing event (operator CLI): same event id, same body, a
  * fresh signature and the next attempt number. It stands outside the retry schedule: a failure

@@ -1,0 +1,61 @@
+import { DASHBOARD_API_PREFIX, dashboardContract } from '@doppel/contract/dashboard';
+import { findUserFaceDetectTask, listUserFaceDetectTasks, toFaceDetectTask } from '../tasks/face-detect-tasks';
+import { findUserSwap } from '../tasks/swaps';
+import { tsRest } from '../routes/ts-rest';
+import { notFound } from './errors';
+import { sessionOf } from './session-guard';
+import { FaceDetectTargetSchema, SwapInputKeysSchema, type StoredMedia } from './stored-inputs';
+import { makeFaceThumbnail, makeThumbnail } from './thumbnails';
+
+const FACE_DETECTIONS_SHOWN = 24;
+
+function sendImage(reply: { header(name: string, value: string): unknown }, image: Buffer) {
+  // Previews are per user and behind a session: private, but stable for a while.
+  reply.header('cache-control', 'private, max-age=300');
+  return { status: 200 as const, body: image };
+}
+
+export const swapPreview = tsRest.route(dashboardContract.swapPreview, async ({ request, reply, params }) => {
+  const { db, storage } = request.server.deps;
+  const swap = await findUserSwap(db, sessionOf(request).userId, params.swapId);
+  if (!swap) throw notFound('swap');
+  const inputs = SwapInputKeysSchema.parse(swap.inputs);
+  const media: StoredMedia | undefined =
+    params.role === 'target'
+      ? inputs.target
+      : params.role === 'source'
+        ? inputs.sources[params.index]
+        : swap.result_key
+          ? { key: swap.result_key, kind: inputs.target.kind }
+          : undefined;
+  if (!media || (params.role !== 'source' && params.index !== 0)) throw notFound('preview');
+  const bytes = await storage.get(media.key).catch(() => null);
+  if (!bytes) throw notFound('preview');
+  return sendImage(reply, await makeThumbnail(media, bytes));
+});
+
+export const listFaceDetections = tsRest.route(dashboardContract.listFaceDetections, async ({ request }) => {
+  const rows = await listUserFaceDetectTasks(request.server.deps.db, sessionOf(request).userId, FACE_DETECTIONS_SHOWN);
+  const data = rows.map((row) => {
+    const task = toFaceDetectTask(row);
+    return {
+      id: task.task_id,
+      status: task.status,
+      faces: task.faces,
+      error: task.error,
+      created_at: row.created_at.toISOString(),
+      preview: `${DASHBOARD_API_PREFIX}/face-detect/${row.id}/preview`,
+    };
+  });
+  return { status: 200, body: { data } };
+});
+
+export const faceDetectPreview = tsRest.route(dashboardContract.faceDetectPreview, async ({ request, reply, params }) => {
+  const { db, storage } = request.server.deps;
+  const row = await findUserFaceDetectTask(db, sessionOf(request).userId, params.taskId);
+  if (!row) throw notFound('face detection');
+  const target = FaceDetectTargetSchema.parse(row.target);
+  const bytes = await storage.get(target.key).catch(() => null);
+  if (!bytes) throw notFound('preview');
+  return sendImage(reply, await makeFaceThumbnail(target, bytes, toFaceDetectTask(row).faces ?? []));
+});
