@@ -39,6 +39,9 @@ const errors = {
   500: DashboardErrorSchema,
 } as const;
 
+/** Every POST carries a JSON body (the server refuses any other), even one with nothing to say. */
+const EmptyBodySchema = z.object({}).strict();
+
 const image = c.otherResponse({ contentType: 'image/webp', body: c.type<Uint8Array>() });
 
 /**
@@ -123,7 +126,7 @@ export const dashboardContract = c.router(
       path: '/swaps/:swapId/cancel',
       pathParams: SwapIdParamsSchema,
       headers: CsrfHeadersSchema,
-      body: c.noBody(),
+      body: EmptyBodySchema,
       responses: { 200: PublicSwapSchema, ...errors },
       summary: 'Cancel a queued or preparing swap',
     },
@@ -132,7 +135,7 @@ export const dashboardContract = c.router(
       path: '/deliveries/:deliveryId/resend',
       pathParams: DeliveryIdParamsSchema,
       headers: CsrfHeadersSchema,
-      body: c.noBody(),
+      body: EmptyBodySchema,
       responses: { 202: z.object({ queued: z.literal(true) }), ...errors },
       summary: 'Queue one more attempt of a webhook event',
     },

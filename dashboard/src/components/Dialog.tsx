@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
  * A modal <dialog>: the browser keeps focus inside it and makes the page behind it inert;
@@ -6,6 +6,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
  */
 export function Dialog({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -13,8 +14,8 @@ export function Dialog({ open, title, onClose, children }: { open: boolean; titl
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
-    <dialog ref={ref} aria-labelledby="dialog-title" onClose={onClose}>
-      <h2 id="dialog-title">{title}</h2>
+    <dialog ref={ref} aria-labelledby={titleId} onClose={onClose}>
+      <h2 id={titleId}>{title}</h2>
       {open && children}
     </dialog>
   );

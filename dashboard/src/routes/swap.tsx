@@ -1,6 +1,7 @@
 import { isTerminalSwapStatus } from '@doppel/contract';
 import type { Delivery, SwapDetail } from '@doppel/contract/dashboard';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { api, ok } from '../api';
 import { ErrorMessage } from '../components/Field';
@@ -11,17 +12,22 @@ const LIVE_MS = 2000;
 
 export function SwapPage({ swapId }: { swapId: string }) {
   const client = useQueryClient();
+  // After a resend: the number of attempts seen then, polled past until the new attempt shows.
+  const [resentAt, setResentAt] = useState<number | null>(null);
   const detail = useQuery({
     queryKey: ['swap', swapId],
     queryFn: () => ok(api.getSwap({ params: { swapId } })),
     // Live progress and delivery attempts: poll until the swap is over and no delivery is pending.
     refetchInterval: (query) => {
       const data = query.state.data;
-      return data && isTerminalSwapStatus(data.swap.status) && !data.deliveries.some((d) => d.status === 'pending') ? false : LIVE_MS;
+      if (!data) return LIVE_MS;
+      const attempts = data.deliveries.reduce((n, d) => n + d.attempts.length, 0);
+      const settled = isTerminalSwapStatus(data.swap.status) && !data.deliveries.some((d) => d.status === 'pending');
+      return settled && (resentAt === null || attempts > resentAt) ? false : LIVE_MS;
     },
   });
   const refresh = () => client.invalidateQueries({ queryKey: ['swap', swapId] });
-  const cancel = useMutation({ mutationFn: () => ok(api.cancelSwap({ params: { swapId } })), onSuccess: refresh });
+  const cancel = useMutation({ mutationFn: () => ok(api.cancelSwap({ params: { swapId }, body: {} })), onSuccess: refresh });
   if (detail.error) return <ErrorMessage error={detail.error} />;
   if (!detail.data) return <p aria-busy="true">Loading…</p>;
   const { swap, cancelable, previews, deliveries } = detail.data;
@@ -92,7 +98,13 @@ export function SwapPage({ swapId }: { swapId: string }) {
 
       <section className="card" aria-labelledby="deliveries-title">
         <h2 id="deliveries-title">Webhook deliveries</h2>
-        <Deliveries deliveries={deliveries} onResent={refresh} />
+        <Deliveries
+          deliveries={deliveries}
+          onResent={() => {
+            setResentAt(deliveries.reduce((n, d) => n + d.attempts.length, 0));
+            void refresh();
+          }}
+        />
       </section>
     </>
   );
@@ -106,7 +118,7 @@ function previewLabel(p: SwapDetail['previews'][number], all: SwapDetail['previe
 
 function Deliveries({ deliveries, onResent }: { deliveries: Delivery[]; onResent: () => void }) {
   const last = deliveries.at(-1);
-  const resend = useMutation({ mutationFn: (id: string) => ok(api.resendDelivery({ params: { deliveryId: id } })), onSuccess: onResent });
+  const resend = useMutation({ mutationFn: (id: string) => ok(api.resendDelivery({ params: { deliveryId: id }, body: {} })), onSuccess: onResent });
   if (!last) return <p className="empty">No webhook events: the swap has no webhook URL, or has not finished.</p>;
   return (
     <>

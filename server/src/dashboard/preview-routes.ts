@@ -26,7 +26,7 @@ export const swapPreview = tsRest.route(dashboardContract.swapPreview, async ({ 
       : params.role === 'source'
         ? inputs.sources[params.index]
         : swap.result_key
-          ? { key: swap.result_key, kind: inputs.target.kind }
+          ? { ...inputs.target, key: swap.result_key }
           : undefined;
   if (!media || (params.role !== 'source' && params.index !== 0)) throw notFound('preview');
   const bytes = await storage.get(media.key).catch(() => null);

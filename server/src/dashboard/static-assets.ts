@@ -48,6 +48,7 @@ export async function serveDashboardApp(app: FastifyInstance, dist = DASHBOARD_D
     const file = (request.params as { '*': string })['*'];
     return reply.sendFile(`assets/${file}`, { immutable: true, maxAge: '365d' });
   });
+  app.get(`${DASHBOARD_PATH}/favicon.svg`, (_request, reply) => reply.sendFile('favicon.svg', { maxAge: '1d' }));
   const page = async (request: { url: string }, reply: import('fastify').FastifyReply) => {
     if (request.url.startsWith(`${DASHBOARD_API_PREFIX}/`)) throw notFound('endpoint');
     if (!built) throw new DashboardApiError('not_found', 'The dashboard is not built: run pnpm build.');

@@ -7,7 +7,7 @@ const THUMBNAIL_PX = 640;
 
 /** A still of the media (a video's frame at 10%), as the pixels a viewer sees (EXIF applied). */
 async function still(media: StoredMedia, bytes: Buffer): Promise<Sharp> {
-  const source = media.kind === 'video' ? (await videoStills(bytes, [0.1]))[0]! : bytes;
+  const source = media.mimeType.startsWith('video/') ? (await videoStills(bytes, [0.1]))[0]! : bytes;
   return sharp(source, { animated: false }).rotate();
 }
 
