@@ -27,7 +27,8 @@ export function useSetSession() {
   const client = useQueryClient();
   return (session: Session | null) => {
     setCsrfToken(session?.csrf_token ?? '');
-    if (session === null) client.clear();
     client.setQueryData(SESSION_KEY, session);
+    // Nothing of the previous user stays in the cache.
+    if (session === null) client.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
   };
 }

@@ -2,11 +2,12 @@ import type { PublicSwap } from '@doppel/contract';
 import { Link } from 'wouter';
 import { formatTime, typeLabel } from '../format';
 import { StatusBadge } from './StatusBadge';
+import { TableWrap } from './TableWrap';
 
 export function SwapTable({ swaps, caption }: { swaps: PublicSwap[]; caption: string }) {
   if (swaps.length === 0) return <p className="empty">No swaps yet. Create one with your API key: POST /api/v1/swaps.</p>;
   return (
-    <div className="table-wrap">
+    <TableWrap label={caption}>
       <table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -36,6 +37,6 @@ export function SwapTable({ swaps, caption }: { swaps: PublicSwap[]; caption: st
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

@@ -5,6 +5,7 @@ import { api, ok } from '../api';
 import { Dialog } from '../components/Dialog';
 import { ErrorMessage, Field } from '../components/Field';
 import { formatTime } from '../format';
+import { TableWrap } from '../components/TableWrap';
 
 export function KeysPage() {
   const client = useQueryClient();
@@ -48,7 +49,7 @@ export function KeysPage() {
         <ErrorMessage error={keys.error} />
         {keys.data && keys.data.data.length === 0 && <p className="empty">No keys yet.</p>}
         {keys.data && keys.data.data.length > 0 && (
-          <div className="table-wrap">
+          <TableWrap label="API keys">
             <table>
               <thead>
                 <tr>
@@ -81,7 +82,7 @@ export function KeysPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
       </section>
 

@@ -4,6 +4,7 @@ import { ErrorMessage } from '../components/Field';
 import { SwapTable } from '../components/SwapTable';
 import { UsageChart } from '../components/UsageChart';
 import { formatNumber } from '../format';
+import { TableWrap } from '../components/TableWrap';
 
 const BUCKETS = [
   ['subscription', 'Subscription'],
@@ -45,7 +46,7 @@ export function OverviewPage() {
         {budgets.length === 0 ? (
           <p className="empty">No live API key. Create one under API keys.</p>
         ) : (
-          <div className="table-wrap">
+          <TableWrap label="Request budget per key">
             <table>
               <thead>
                 <tr>
@@ -70,7 +71,7 @@ export function OverviewPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
       </section>
 

@@ -7,6 +7,7 @@ import { api, ok } from '../api';
 import { ErrorMessage } from '../components/Field';
 import { StatusBadge } from '../components/StatusBadge';
 import { formatTime, typeLabel } from '../format';
+import { TableWrap } from '../components/TableWrap';
 
 const LIVE_MS = 2000;
 
@@ -137,7 +138,7 @@ function Deliveries({ deliveries, onResent }: { deliveries: Delivery[]; onResent
           <p className="muted mono wrap">{d.url}</p>
           {resend.isSuccess && d === last && <p role="status">Queued one more attempt.</p>}
           <ErrorMessage error={resend.error} />
-          <div className="table-wrap">
+          <TableWrap label={`Attempts of ${d.event}`}>
             <table>
               <caption className="visually-hidden">Attempts of {d.event}</caption>
               <thead>
@@ -163,7 +164,7 @@ function Deliveries({ deliveries, onResent }: { deliveries: Delivery[]; onResent
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         </div>
       ))}
     </>

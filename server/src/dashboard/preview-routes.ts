@@ -19,7 +19,9 @@ export const swapPreview = tsRest.route(dashboardContract.swapPreview, async ({ 
   const { db, storage } = request.server.deps;
   const swap = await findUserSwap(db, sessionOf(request).userId, params.swapId);
   if (!swap) throw notFound('swap');
-  const inputs = SwapInputKeysSchema.parse(swap.inputs);
+  const parsed = SwapInputKeysSchema.safeParse(swap.inputs);
+  if (!parsed.success) throw notFound('preview');
+  const inputs = parsed.data;
   const media: StoredMedia | undefined =
     params.role === 'target'
       ? inputs.target
@@ -54,7 +56,8 @@ export const faceDetectPreview = tsRest.route(dashboardContract.faceDetectPrevie
   const { db, storage } = request.server.deps;
   const row = await findUserFaceDetectTask(db, sessionOf(request).userId, params.taskId);
   if (!row) throw notFound('face detection');
-  const target = FaceDetectTargetSchema.parse(row.target);
+  const target = FaceDetectTargetSchema.safeParse(row.target).data;
+  if (!target) throw notFound('preview');
   const bytes = await storage.get(target.key).catch(() => null);
   if (!bytes) throw notFound('preview');
   return sendImage(reply, await makeFaceThumbnail(target, bytes, toFaceDetectTask(row).faces ?? []));

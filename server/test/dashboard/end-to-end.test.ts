@@ -1,12 +1,17 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueApiKey } from '../../src/accounts/api-keys';
 import { grantCredits } from '../../src/accounts/credits';
 import { createUser } from '../../src/accounts/users';
 import { issueInvite } from '../../src/dashboard/invites';
 import type { TestApp } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
-import { finishedSwap, pollUntil } from '../support/poll';
+import { finishedDetection, finishedSwap, pollUntil } from '../support/poll';
+import { seedUsageHistory } from '../support/usage-history';
 
 let world: IntakeWorld;
 let t: TestApp;
@@ -34,12 +39,17 @@ afterAll(async () => {
   await world?.close();
 });
 
+/** Where to write the docs' screenshots (docs/images when regenerating them); none when unset. */
+const SCREENSHOTS = process.env.DOPPEL_DASHBOARD_SCREENSHOTS;
+let userId: string;
+
 const hookPosts = () => world.media.requests.filter((r) => r.method === 'POST' && r.path === '/hook');
 
 describe('the dashboard, end to end in a real browser', () => {
   it('takes an invited user from the link to a key, a swap with its preview, a resent webhook and a revoked key', async () => {
     const user = await createUser(t.db, { email: 'ada@example.com', tier: 'pro' });
-    await grantCredits(t.db, user.id, 'permanent', 20);
+    userId = user.id;
+    await grantCredits(t.db, user.id, 'permanent', 400);
     const invite = await issueInvite(t.db, user.id, t.url);
 
     // The invite link sets the password and signs in.
@@ -97,5 +107,103 @@ describe('the dashboard, end to end in a real browser', () => {
 
     // The browser only ever talked to the dashboard's own origin.
     expect(requested.filter((url) => !url.startsWith(`${t.url}/dashboard`))).toEqual([]);
+  });
+});
+
+/** Serious and critical axe findings on the page as it is now, by rule and the elements hit. */
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ rule: v.id, targets: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+async function checkPage(page: Page, name: string) {
+  await page.waitForLoadState('networkidle');
+  expect(await seriousViolations(page), name).toEqual([]);
+  if (SCREENSHOTS) {
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `dashboard-${name}.png`), fullPage: true });
+  }
+}
+
+describe('every page of the dashboard', () => {
+  it('has no serious or critical accessibility violation, on a desktop and on a phone', async () => {
+    const account = { userId, ...(await issueApiKey(t.db, t.vault, userId, 'reporting')) };
+    await seedUsageHistory(t.db, { userId, apiKeyId: account.id, apiKey: account.key });
+    const detection = await t.request('/api/v1/face-detect', { method: 'POST', key: account.key, json: { target_url: world.url('/group.jpg') } });
+    await finishedDetection(t, account.key, detection.body.task_id);
+    await t.request('/api/v1/me', { key: account.key });
+
+    await page.getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('heading', { name: 'Last 30 days' }).waitFor();
+    await checkPage(page, 'overview');
+
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('cell', { name: 'reporting', exact: true }).waitFor();
+    await checkPage(page, 'keys');
+    await page.getByLabel('Name (optional)').fill('staging');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('dialog', { name: 'Your new API key' }).waitFor();
+    await checkPage(page, 'key-created');
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    await page.getByRole('link', { name: 'Swaps' }).click();
+    await page.getByRole('table').waitFor();
+    await checkPage(page, 'swaps');
+    await page.getByLabel('Status').selectOption('failed');
+    await expect.poll(() => page.getByRole('cell', { name: 'done', exact: true }).count()).toBe(0);
+
+    const swap = (await t.db.selectFrom('swaps').select('id').where('result_key', 'is not', null).executeTakeFirstOrThrow()).id;
+    await page.goto(`${t.url}/dashboard/swaps/${swap}`);
+    await page.getByRole('img', { name: `Result of swap ${swap}` }).waitFor();
+    await checkPage(page, 'swap');
+
+    await page.getByRole('link', { name: 'Face detection' }).click();
+    await page.getByRole('img', { name: /detected faces outlined/ }).waitFor();
+    await checkPage(page, 'face-detection');
+
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('heading', { name: 'Change password' }).waitFor();
+    await checkPage(page, 'account');
+
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true });
+    try {
+      const cookies = await context.cookies();
+      await phone.addCookies(cookies);
+      const small = await phone.newPage();
+      await small.goto(`${t.url}/dashboard/`);
+      await small.getByRole('heading', { name: 'Last 30 days' }).waitFor();
+      await checkPage(small, 'overview-phone');
+      // Nothing runs off the side of a phone screen but the scrollable tables and nav.
+      expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    } finally {
+      await phone.close();
+    }
+
+    const signedOut = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const guest = await signedOut.newPage();
+      await guest.goto(`${t.url}/dashboard/`);
+      await guest.getByRole('button', { name: 'Sign in' }).waitFor();
+      await checkPage(guest, 'sign-in');
+      const invite = await issueInvite(t.db, userId, t.url);
+      await guest.goto(invite.url);
+      await guest.getByRole('button', { name: 'Set password' }).waitFor();
+      await checkPage(guest, 'invite');
+    } finally {
+      await signedOut.close();
+    }
+  });
+
+  it('signs out from any page, and the session is gone', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
   });
 });
