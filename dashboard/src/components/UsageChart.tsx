@@ -57,7 +57,8 @@ export function UsageChart({ daily }: { daily: Overview['daily'] }) {
         <span className="legend-bar">Swaps</span>
         <span className="legend-line">Credits spent</span>
       </figcaption>
-      <table className="visually-hidden">
+      <div className="visually-hidden">
+      <table>
         <caption>Swaps and credits spent per day</caption>
         <thead>
           <tr>
@@ -76,6 +77,7 @@ export function UsageChart({ daily }: { daily: Overview['daily'] }) {
           ))}
         </tbody>
       </table>
+      </div>
     </figure>
   );
 }

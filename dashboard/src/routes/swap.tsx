@@ -56,7 +56,7 @@ export function SwapPage({ swapId }: { swapId: string }) {
           </div>
           <div>
             <dt>Cost</dt>
-            <dd>{swap.credit_cost} credits</dd>
+            <dd>{swap.credit_cost === 1 ? '1 credit' : `${swap.credit_cost} credits`}</dd>
           </div>
           <div>
             <dt>Created</dt>
@@ -159,7 +159,7 @@ function Deliveries({ deliveries, onResent }: { deliveries: Delivery[]; onResent
                     <td>{formatTime(a.started_at)}</td>
                     <td className={a.status_code !== null && a.status_code < 300 ? 'ok' : 'bad'}>{a.status_code ?? '—'}</td>
                     <td className="num">{a.duration_ms} ms</td>
-                    <td>{a.error ?? '—'}</td>
+                    <td className="wrap">{a.error ?? '—'}</td>
                   </tr>
                 ))}
               </tbody>

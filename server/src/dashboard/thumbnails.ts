@@ -29,9 +29,7 @@ export async function makeFaceThumbnail(media: StoredMedia, bytes: Buffer, faces
     })
     .join('');
   const overlay = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${boxes}</svg>`);
-  return sharp(image.data)
-    .composite([{ input: overlay }])
-    .resize(THUMBNAIL_PX, THUMBNAIL_PX, { fit: 'inside', withoutEnlargement: true })
-    .webp({ quality: 80 })
-    .toBuffer();
+  // Two passes: sharp resizes before it composites, whatever the order of the calls.
+  const outlined = await sharp(image.data).composite([{ input: overlay }]).png().toBuffer();
+  return sharp(outlined).resize(THUMBNAIL_PX, THUMBNAIL_PX, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
 }

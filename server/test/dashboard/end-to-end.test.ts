@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../src/accounts/api-keys';
 import { grantCredits } from '../../src/accounts/credits';
@@ -42,6 +42,12 @@ afterAll(async () => {
 /** Where to write the docs' screenshots (docs/images when regenerating them); none when unset. */
 const SCREENSHOTS = process.env.DOPPEL_DASHBOARD_SCREENSHOTS;
 let userId: string;
+
+/** The image is shown: the server answered its thumbnail with a picture the browser could decode. */
+async function expectLoaded(image: Locator) {
+  await image.waitFor();
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+}
 
 const hookPosts = () => world.media.requests.filter((r) => r.method === 'POST' && r.path === '/hook');
 
@@ -84,8 +90,7 @@ describe('the dashboard, end to end in a real browser', () => {
     await page.getByRole('link', { name: 'Swaps' }).click();
     await page.getByRole('link', { name: done.id }).click();
     const result = page.getByRole('img', { name: `Result of swap ${done.id}` });
-    await result.waitFor();
-    await expect.poll(() => result.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    await expectLoaded(result);
 
     // Its webhook delivery is listed with the attempt, and Resend makes one more.
     await pollUntil(t, key, `/api/v1/swaps/${done.id}`, () => hookPosts().length >= 1);
@@ -160,7 +165,7 @@ describe('every page of the dashboard', () => {
     await checkPage(page, 'swap');
 
     await page.getByRole('link', { name: 'Face detection' }).click();
-    await page.getByRole('img', { name: /detected faces outlined/ }).waitFor();
+    await expectLoaded(page.getByRole('img', { name: 'Image with 3 detected faces outlined' }));
     await checkPage(page, 'face-detection');
 
     await page.getByRole('link', { name: 'Account' }).click();
