@@ -46,7 +46,7 @@ let userId: string;
 /** The image is shown: the server answered its thumbnail with a picture the browser could decode. */
 async function expectLoaded(image: Locator) {
   await image.waitFor();
-  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+  await expect.poll(() => image.evaluate((img: { complete: boolean; naturalWidth: number }) => (img.complete ? img.naturalWidth : 0))).toBeGreaterThan(0);
 }
 
 const hookPosts = () => world.media.requests.filter((r) => r.method === 'POST' && r.path === '/hook');
@@ -134,7 +134,7 @@ async function checkPage(page: Page, name: string) {
 
 describe('every page of the dashboard', () => {
   it('has no serious or critical accessibility violation, on a desktop and on a phone', async () => {
-    const account = { userId, ...(await issueApiKey(t.db, t.vault, userId, 'reporting')) };
+    const account = await issueApiKey(t.db, t.vault, userId, 'reporting');
     await seedUsageHistory(t.db, { userId, apiKeyId: account.id, apiKey: account.key });
     const detection = await t.request('/api/v1/face-detect', { method: 'POST', key: account.key, json: { target_url: world.url('/group.jpg') } });
     await finishedDetection(t, account.key, detection.body.task_id);
@@ -181,7 +181,7 @@ describe('every page of the dashboard', () => {
       await small.getByRole('heading', { name: 'Last 30 days' }).waitFor();
       await checkPage(small, 'overview-phone');
       // Nothing runs off the side of a phone screen but the scrollable tables and nav.
-      expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(Number(await small.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(390);
     } finally {
       await phone.close();
     }
