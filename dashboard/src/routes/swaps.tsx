@@ -1,4 +1,4 @@
-import { swapStatuses, swapTypes, isTerminalSwapStatus, type SwapStatus, type SwapType } from '@doppel/contract';
+import { isTerminalSwapStatus, swapStatuses, SwapStatusSchema, swapTypes, SwapTypeSchema, type SwapStatus, type SwapType } from '@doppel/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, ok } from '../api';
@@ -31,7 +31,7 @@ export function SwapsPage() {
       <div className="card filters">
         <div className="field">
           <label htmlFor={statusId}>Status</label>
-          <select id={statusId} value={status} onChange={(e) => (setStatus(e.target.value as SwapStatus | ''), restart())}>
+          <select id={statusId} value={status} onChange={(e) => (setStatus(SwapStatusSchema.safeParse(e.target.value).data ?? ''), restart())}>
             <option value="">All statuses</option>
             {swapStatuses.map((s) => (
               <option key={s} value={s}>
@@ -42,7 +42,7 @@ export function SwapsPage() {
         </div>
         <div className="field">
           <label htmlFor={typeId}>Type</label>
-          <select id={typeId} value={type} onChange={(e) => (setType(e.target.value as SwapType | ''), restart())}>
+          <select id={typeId} value={type} onChange={(e) => (setType(SwapTypeSchema.safeParse(e.target.value).data ?? ''), restart())}>
             <option value="">All types</option>
             {swapTypes.map((t) => (
               <option key={t} value={t}>

@@ -20,7 +20,6 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCookie);
   answerDashboardErrors(app);
   sendSecurityHeaders(app);
-  guardSessions(app);
   await serveDashboardApp(app);
   const router = tsRest.router(dashboardContract, {
     getSession,
@@ -40,7 +39,9 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     listFaceDetections,
     faceDetectPreview,
   });
+  // Sessions are looked up for the endpoints only: the app's pages and assets need none.
   await app.register(async (child) => {
+    guardSessions(child);
     tsRest.registerRouter(dashboardContract, router, child, {
       logInitialization: false,
       requestValidationErrorHandler: validationFailure,

@@ -28,7 +28,9 @@ export const CONTENT_SECURITY_POLICY = [
 
 /** Security headers on every dashboard response, pages, assets and API alike. */
 export function sendSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', async (request, reply) => {
+    // Session answers carry the CSRF token and a new key its secret: never kept by a cache.
+    if (request.url.startsWith(`${DASHBOARD_API_PREFIX}/`) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');

@@ -81,6 +81,7 @@ describe('CSRF protection', () => {
     const created = await dashboardRequest(t, '/keys', { method: 'POST', cookie: alice.cookie, csrf: alice.csrf, json: { name: 'ci' } });
     expect(created.status).toBe(201);
     expect(created.body.secret).toMatch(/^dpl_/);
+    expect(created.headers.get('cache-control')).toBe('no-store');
   });
 
   it('refuses a sign-in posted from another site', async () => {
