@@ -25,7 +25,7 @@ export interface WebhookEventView {
   attempts: WebhookAttemptView[];
 }
 
-/** A swap's events, oldest first, each with its recorded attempts (operator CLI). */
+/** A swap's events, oldest first, each with its recorded attempts (operator CLI, dashboard). */
 export async function listDeliveries(db: Db, swapId: string): Promise<WebhookEventView[]> {
   const events = await db
     .selectFrom('webhook_events')
@@ -69,7 +69,7 @@ export async function findEventSwapId(db: Db, eventId: string): Promise<string |
 }
 
 /**
- * Queues one more attempt of an existing event (operator CLI): same event id, same body, a
+ * Queues one more attempt of an existing event (operator CLI, dashboard): same event id, same body, a
  * fresh signature and the next attempt number. It stands outside the retry schedule: a failure
  * is recorded and not retried, a success marks the event delivered. False for an unknown event.
  */
