@@ -1,6 +1,9 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listApiKeys } from '../../src/accounts/api-keys';
 import { issueInvite } from '../../src/dashboard/invites';
+import { hashSecretToken } from '../../src/dashboard/secret-token';
+import { SESSION_HOURS } from '../../src/dashboard/sessions';
 import { SIGN_IN_FAILURES_PER_ACCOUNT } from '../../src/dashboard/sign-in-throttle';
 import { insertSwap } from '../../src/tasks/swaps';
 import { insertFaceDetectTask } from '../../src/tasks/face-detect-tasks';
@@ -118,6 +121,21 @@ describe('sessions', () => {
     expect(after.status).toBe(401);
     expect(after.body.error.code).toBe('session_required');
     expect((await dashboardRequest(t, '/keys', { method: 'POST', cookie: stolen, csrf, json: {} })).status).toBe(401);
+  });
+
+  it('refuses a session past its end, and deletes it', async () => {
+    const signedIn = await dashboardRequest(t, '/session', { method: 'POST', json: { email: bob.email, password: bob.password } });
+    const cookie = sessionCookieOf(signedIn);
+    const tokenHash = hashSecretToken(cookie.split('=')[1]!);
+    const row = await t.db.selectFrom('dashboard_sessions').select('expires_at').where('token_hash', '=', tokenHash).executeTakeFirstOrThrow();
+    expect((row.expires_at.getTime() - Date.now()) / 3600_000).toBeCloseTo(SESSION_HOURS, 1);
+
+    // The clock moved past the end: the row is dated back rather than the test waiting 12 hours.
+    await sql`update dashboard_sessions set expires_at = now() - interval '1 second' where token_hash = ${tokenHash}`.execute(t.db);
+    const expired = await dashboardRequest(t, '/overview', { cookie });
+    expect(expired.status).toBe(401);
+    expect(expired.body.error.code).toBe('session_required');
+    expect(await t.db.selectFrom('dashboard_sessions').select('user_id').where('token_hash', '=', tokenHash).execute()).toEqual([]);
   });
 
   it('ends every other session when the password changes', async () => {
