@@ -5,6 +5,7 @@ import { API_PREFIX, errorStatusByCode } from '../src/index';
 
 const routes = Object.values(dashboardContract);
 
+
 describe('the dashboard contract', () => {
   it('lives under /dashboard/api, apart from the public API', () => {
     for (const route of routes) {
@@ -23,5 +24,4 @@ describe('the dashboard contract', () => {
       expect(dashboardErrorStatusByCode[code as keyof typeof errorStatusByCode]).toBe(status);
     }
   });
-
 });
