@@ -5,7 +5,6 @@ import { API_PREFIX, errorStatusByCode } from '../src/index';
 
 const routes = Object.values(dashboardContract);
 
-
 describe('the dashboard contract', () => {
   it('lives under /dashboard/api, apart from the public API', () => {
     for (const route of routes) {
