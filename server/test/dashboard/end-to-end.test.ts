@@ -201,14 +201,21 @@ describe('every page of the dashboard', () => {
     }
   });
 
-  it('signs out from any page, and the session is gone', async () => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
+  it('signs out and in again with the keyboard alone', async () => {
+    const signOut = page.getByRole('button', { name: 'Sign out' });
+    const focused = (locator: Locator) => locator.evaluate((el) => el === el.ownerDocument.activeElement);
+    await page.locator('body').focus();
+    for (let i = 0; i < 12 && !(await focused(signOut)); i++) await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await page.reload();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    await page.getByLabel('Email').fill('ada@example.com');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('ada@example.com');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('correct horse battery');
+    await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
   });
 });
