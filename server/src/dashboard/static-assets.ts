@@ -3,11 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { DASHBOARD_API_PREFIX, DASHBOARD_PATH } from '@doppel/contract/dashboard';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { DashboardApiError, notFound } from './errors';
 
 /** Where `pnpm --filter @doppel/dashboard build` writes the app. */
-export const DASHBOARD_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dashboard/dist');
+const DASHBOARD_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dashboard/dist');
 
 /**
  * Only our own files: no inline script or style, no framing, images from us (thumbnails) and
@@ -43,15 +43,15 @@ export function sendSecurityHeaders(app: FastifyInstance): void {
  * The built single-page app: hashed assets cached forever, every other page path answered
  * with index.html so links into the app (invite links included) load it.
  */
-export async function serveDashboardApp(app: FastifyInstance, dist = DASHBOARD_DIST): Promise<void> {
-  const built = existsSync(path.join(dist, 'index.html'));
-  await app.register(fastifyStatic, { root: dist, serve: false });
+export async function serveDashboardApp(app: FastifyInstance): Promise<void> {
+  const built = existsSync(path.join(DASHBOARD_DIST, 'index.html'));
+  await app.register(fastifyStatic, { root: DASHBOARD_DIST, serve: false });
   app.get(`${DASHBOARD_PATH}/assets/*`, (request, reply) => {
     const file = (request.params as { '*': string })['*'];
     return reply.sendFile(`assets/${file}`, { immutable: true, maxAge: '365d' });
   });
   app.get(`${DASHBOARD_PATH}/favicon.svg`, (_request, reply) => reply.sendFile('favicon.svg', { maxAge: '1d' }));
-  const page = async (request: { url: string }, reply: import('fastify').FastifyReply) => {
+  const page = async (request: { url: string }, reply: FastifyReply) => {
     if (request.url.startsWith(`${DASHBOARD_API_PREFIX}/`)) throw notFound('endpoint');
     if (!built) throw new DashboardApiError('not_found', 'The dashboard is not built: run pnpm build.');
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
