@@ -6,6 +6,7 @@ import {
   defaultMaxConnections,
   openFileLimit,
 } from './http/connection-limits';
+import { dashboardPlugin } from './dashboard/plugin';
 import { Drain, refuseNewRequestsWhileDraining } from './http/drain';
 import { answerErrorsWithEnvelope, answerRouterErrorsWithEnvelope } from './http/error-envelope';
 import { acceptJsonOnly } from './http/json-body';
@@ -88,6 +89,7 @@ export async function buildApp(
   serveMetrics(app, metrics, config.metrics);
   await app.register(apiRoutes);
   await app.register(apiDocsPlugin);
+  await app.register(dashboardPlugin);
   if (storage instanceof LocalStorage) await serveLocalFiles(app, storage);
   answerOtherMethodsWith405(app, routes);
   return app;

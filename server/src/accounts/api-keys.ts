@@ -9,12 +9,13 @@ export interface IssuedKey {
   id: string;
   userId: string;
   prefix: string;
+  name: string | null;
   /** The full key: shown once, never stored in plaintext. */
   key: string;
   createdAt: Date;
 }
 
-export async function issueApiKey(db: Db, vault: KeyVault, userId: string): Promise<IssuedKey> {
+export async function issueApiKey(db: Db, vault: KeyVault, userId: string, name: string | null = null): Promise<IssuedKey> {
   const key = generateApiKey();
   const row = await db
     .insertInto('api_keys')
@@ -22,18 +23,19 @@ export async function issueApiKey(db: Db, vault: KeyVault, userId: string): Prom
       id: newId('key'),
       user_id: userId,
       prefix: displayPrefix(key),
+      name,
       key_hash: hashApiKey(key),
       key_ciphertext: vault.seal(key),
     })
-    .returning(['id', 'user_id', 'prefix', 'created_at'])
+    .returning(['id', 'user_id', 'prefix', 'name', 'created_at'])
     .executeTakeFirstOrThrow();
-  return { id: row.id, userId: row.user_id, prefix: row.prefix, key, createdAt: row.created_at };
+  return { id: row.id, userId: row.user_id, prefix: row.prefix, name: row.name, key, createdAt: row.created_at };
 }
 
 export function listApiKeys(db: Db, userId: string): Promise<Omit<ApiKeyRow, 'key_hash' | 'key_ciphertext'>[]> {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'user_id', 'prefix', 'created_at', 'last_used_at', 'revoked_at'])
+    .select(['id', 'user_id', 'prefix', 'name', 'created_at', 'last_used_at', 'revoked_at'])
     .where('user_id', '=', userId)
     .orderBy('created_at')
     .execute();
@@ -56,6 +58,27 @@ export async function revokeApiKey(
   if (matches.length !== 1) return { revoked: null, ambiguous: matches.length > 1 };
   await db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', matches[0]!.id).execute();
   return { revoked: matches[0]!, ambiguous: false };
+}
+
+/**
+ * Revokes one of the user's keys by id (dashboard); another user's key is as absent as a
+ * missing one. Revoking a revoked key returns it unchanged.
+ */
+export async function revokeUserApiKey(
+  db: Db,
+  userId: string,
+  keyId: string,
+): Promise<Omit<ApiKeyRow, 'key_hash' | 'key_ciphertext'> | undefined> {
+  const columns = ['id', 'user_id', 'prefix', 'name', 'created_at', 'last_used_at', 'revoked_at'] as const;
+  const revoked = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date() })
+    .where('id', '=', keyId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returning(columns)
+    .executeTakeFirst();
+  return revoked ?? db.selectFrom('api_keys').select(columns).where('id', '=', keyId).where('user_id', '=', userId).executeTakeFirst();
 }
 
 /** The plaintext key, for signing webhooks of tasks it created. */

@@ -41,3 +41,19 @@ export async function ledgerTotals(db: Db, userId: string): Promise<Record<Credi
   for (const row of rows) totals[row.bucket] = Number(row.sum);
   return totals;
 }
+
+/**
+ * Credits spent per UTC day over the last `days` days (today included): charges less refunds,
+ * by `YYYY-MM-DD`.
+ */
+export async function dailyCreditsSpent(db: Db, userId: string, days: number): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('credit_ledger')
+    .select([sql<string>`to_char(created_at at time zone 'utc', 'YYYY-MM-DD')`.as('day'), (eb) => eb.fn.sum<string>('amount').as('sum')])
+    .where('user_id', '=', userId)
+    .where('reason', 'in', ['charge', 'refund'])
+    .where('created_at', '>=', sql<Date>`date_trunc('day', now() at time zone 'utc') at time zone 'utc' - make_interval(days => ${days - 1})`)
+    .groupBy('day')
+    .execute();
+  return new Map(rows.map((r) => [r.day, -Number(r.sum)]));
+}

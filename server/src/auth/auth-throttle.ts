@@ -68,22 +68,10 @@ export class AuthBlocks {
     return { resetAt, retryAfterSeconds: Math.max(1, Math.ceil(resetAt - nowSeconds)) };
   }
 
-  /** Counts one failed authentication; windows before the current minute are dropped as we go. */
+  /** Counts one failed authentication; the one that reaches the limit is announced. */
   async recordFailure(client: string): Promise<void> {
-    const { rows } = await sql<{ count: number; reset_at: number }>`
-      with expired as (delete from auth_failures where window_start < date_trunc('minute', now())),
-      counted as (
-        insert into auth_failures (client, window_start, count)
-        values (${client}, date_trunc('minute', now()), 1)
-        on conflict (client, window_start) do update set count = auth_failures.count + 1
-        returning count, ceil(extract(epoch from window_start + interval '1 minute'))::float8 as reset_at
-      )
-      select count, reset_at,
-        case when count = ${this.failuresPerMinute} then pg_notify('doppel_auth_block', ${client} || ' ' || reset_at) end
-      from counted
-    `.execute(this.db);
-    const row = rows[0]!;
-    if (row.count >= this.failuresPerMinute) this.note(client, row.reset_at);
+    const counted = await countFailure(this.db, client, this.failuresPerMinute);
+    if (counted.count >= this.failuresPerMinute) this.note(client, counted.resetAt);
   }
 
   private note(client: string, resetAt: number): void {
@@ -106,14 +94,40 @@ export class AuthBlocks {
     this.synced = true;
   }
 
-  private async blockInDatabase(client: string): Promise<AuthBlock | null> {
-    const { rows } = await sql<{ count: number; reset_at: number }>`
-      select count, ceil(extract(epoch from window_start + interval '1 minute'))::float8 as reset_at
-      from auth_failures
-      where client = ${client} and window_start = date_trunc('minute', now())
-    `.execute(this.db);
-    const row = rows[0];
-    if (!row || row.count < this.failuresPerMinute) return null;
-    return { resetAt: row.reset_at, retryAfterSeconds: Math.max(1, Math.ceil(row.reset_at - Date.now() / 1000)) };
+  private blockInDatabase(client: string): Promise<AuthBlock | null> {
+    return readBlock(this.db, client, this.failuresPerMinute);
   }
+}
+
+/** Whether `client` used up `failuresPerMinute` in the current minute, read from the database. */
+export async function readBlock(db: Db, client: string, failuresPerMinute: number): Promise<AuthBlock | null> {
+  const { rows } = await sql<{ count: number; reset_at: number }>`
+    select count, ceil(extract(epoch from window_start + interval '1 minute'))::float8 as reset_at
+    from auth_failures
+    where client = ${client} and window_start = date_trunc('minute', now())
+  `.execute(db);
+  const row = rows[0];
+  if (!row || row.count < failuresPerMinute) return null;
+  return { resetAt: row.reset_at, retryAfterSeconds: Math.max(1, Math.ceil(row.reset_at - Date.now() / 1000)) };
+}
+
+/**
+ * Counts one failure of `client` in the current minute's window (windows before it are dropped
+ * as we go). The failure that makes the count `announceAt` is announced on `doppel_auth_block`.
+ */
+export async function countFailure(db: Db, client: string, announceAt?: number): Promise<{ count: number; resetAt: number }> {
+  const { rows } = await sql<{ count: number; reset_at: number }>`
+    with expired as (delete from auth_failures where window_start < date_trunc('minute', now())),
+    counted as (
+      insert into auth_failures (client, window_start, count)
+      values (${client}, date_trunc('minute', now()), 1)
+      on conflict (client, window_start) do update set count = auth_failures.count + 1
+      returning count, ceil(extract(epoch from window_start + interval '1 minute'))::float8 as reset_at
+    )
+    select count, reset_at,
+      case when count = ${announceAt ?? null} then pg_notify('doppel_auth_block', ${client} || ' ' || reset_at) end
+    from counted
+  `.execute(db);
+  const row = rows[0]!;
+  return { count: row.count, resetAt: row.reset_at };
 }

@@ -8,7 +8,7 @@ import { creditsGrant, creditsShow } from './commands/credits';
 import { deliveriesList, deliveriesRedeliver } from './commands/deliveries';
 import { keysCreate, keysList, keysRevoke } from './commands/keys';
 import { migrate } from './commands/migrate';
-import { usersCreate, usersShow } from './commands/users';
+import { usersCreate, usersInvite, usersShow } from './commands/users';
 import { CliError, UsageError, failureLine } from './errors';
 import { render } from './output';
 import { commandUsage, groupUsage, overallUsage } from './usage';
@@ -17,6 +17,7 @@ import { commandUsage, groupUsage, overallUsage } from './usage';
 const commands: readonly Command[] = [
   usersCreate,
   usersShow,
+  usersInvite,
   keysCreate,
   keysList,
   keysRevoke,

@@ -7,6 +7,7 @@ import * as swapResults from './migrations/0004-swap-results';
 import * as metadataAsWritten from './migrations/0005-metadata-as-written';
 import * as requestPath from './migrations/0006-request-path';
 import * as crashRecovery from './migrations/0007-crash-recovery';
+import * as dashboard from './migrations/0008-dashboard';
 
 /** Migrations are compiled into the program, so a deployment can never miss a file. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005-metadata-as-written': metadataAsWritten,
   '0006-request-path': requestPath,
   '0007-crash-recovery': crashRecovery,
+  '0008-dashboard': dashboard,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -22,6 +22,8 @@ export interface ApiKeysTable {
   user_id: string;
   /** First characters of the key, shown in listings and accepted by `keys revoke`. */
   prefix: string;
+  /** Given by the user in the dashboard; null for keys made with the CLI. */
+  name: string | null;
   key_hash: Buffer;
   /** The key itself under AES-256-GCM: webhooks are signed with it (spec 5.5). */
   key_ciphertext: Buffer;
@@ -170,6 +172,27 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+export interface UserPasswordsTable {
+  user_id: string;
+  /** scrypt, as `scrypt$N$r$p$salt$hash` (base64url). */
+  hash: string;
+  updated_at: Timestamp;
+}
+
+export interface DashboardInvitesTable {
+  user_id: string;
+  token_hash: Buffer;
+  expires_at: Timestamp;
+}
+
+export interface DashboardSessionsTable {
+  token_hash: Buffer;
+  user_id: string;
+  csrf_token: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -186,6 +209,9 @@ export interface Database {
   create_reservations: CreateReservationsTable;
   webhook_events: WebhookEventsTable;
   webhook_attempts: WebhookAttemptsTable;
+  user_passwords: UserPasswordsTable;
+  dashboard_invites: DashboardInvitesTable;
+  dashboard_sessions: DashboardSessionsTable;
 }
 
 export type SwapRow = Selectable<SwapsTable>;

@@ -1,5 +1,5 @@
 import type { DetectedFace } from '@doppel/contract';
-import { EngineError, type FaceDescription } from '@doppel/worker';
+import { EngineError, type FaceDescription, type ThumbnailBox } from '@doppel/worker';
 import { sql } from 'kysely';
 import type { Job } from 'pg-boss';
 import type { Db } from '../db/connect';
@@ -46,7 +46,7 @@ export async function runFaceDetectJob(deps: FaceDetectDeps, job: Job<FaceDetect
       .execute();
 
   const input = task.target;
-  let boxes: DetectedFace['bounding_box'][] = [];
+  let boxes: ThumbnailBox[] = [];
   try {
     const description = await deps.detect(await deps.storage.get(input.key));
     const faces = description.faces.map(({ index, box }) => ({
@@ -54,7 +54,7 @@ export async function runFaceDetectJob(deps: FaceDetectDeps, job: Job<FaceDetect
       bounding_box: { x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height) },
     }));
     await finish({ status: 'done', faces });
-    boxes = faces.map((face) => face.bounding_box);
+    boxes = faces.map(({ index, bounding_box }) => ({ ...bounding_box, label: String(index) }));
   } catch (error) {
     if (error instanceof EngineError) await finish({ status: 'failed', error: error.message });
     else if (job.retryCount < queues.faceDetect.retryLimit) throw error;

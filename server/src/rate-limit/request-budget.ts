@@ -71,3 +71,19 @@ export async function spendRequest(db: Db, apiKeyId: string, limits: BudgetLimit
     resetInMs: windowEndMs - spent.now_ms,
   };
 }
+
+/** Requests counted for each key in the current sliding minute and UTC day (read-only). */
+export async function budgetUsage(db: Db, apiKeyIds: string[]): Promise<Map<string, { minute: number; today: number }>> {
+  const usage = new Map(apiKeyIds.map((id) => [id, { minute: 0, today: 0 }]));
+  if (apiKeyIds.length === 0) return usage;
+  const { rows } = await sql<{ api_key_id: string; minute: number; today: number }>`
+    select k.id as api_key_id,
+      (select count(*)::int from rate_limit_hits h
+        where h.api_key_id = k.id and h.at > clock_timestamp() - make_interval(secs => ${WINDOW_SECONDS})) as minute,
+      coalesce((select d.count from rate_limit_days d
+        where d.api_key_id = k.id and d.day = (clock_timestamp() at time zone 'utc')::date), 0) as today
+    from unnest(${apiKeyIds}::text[]) as k(id)
+  `.execute(db);
+  for (const row of rows) usage.set(row.api_key_id, { minute: row.minute, today: row.today });
+  return usage;
+}

@@ -17,6 +17,30 @@ export function findFaceDetectTask(db: Db, apiKeyId: string, id: string): Promis
     .executeTakeFirst();
 }
 
+/** The user's latest tasks, newest first, over all of the user's keys (dashboard). */
+export function listUserFaceDetectTasks(db: Db, userId: string, limit: number): Promise<FaceDetectRow[]> {
+  return db
+    .selectFrom('face_detect_tasks')
+    .selectAll('face_detect_tasks')
+    .innerJoin('api_keys', 'api_keys.id', 'face_detect_tasks.api_key_id')
+    .where('api_keys.user_id', '=', userId)
+    .orderBy('face_detect_tasks.created_at', 'desc')
+    .orderBy('face_detect_tasks.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The task with this id if one of the user's keys created it; otherwise as absent as a missing one. */
+export function findUserFaceDetectTask(db: Db, userId: string, id: string): Promise<FaceDetectRow | undefined> {
+  return db
+    .selectFrom('face_detect_tasks')
+    .selectAll('face_detect_tasks')
+    .innerJoin('api_keys', 'api_keys.id', 'face_detect_tasks.api_key_id')
+    .where('face_detect_tasks.id', '=', id)
+    .where('api_keys.user_id', '=', userId)
+    .executeTakeFirst();
+}
+
 const FacesSchema = DetectedFaceSchema.array();
 
 /** A stored face detection as the API shows it (spec 2.3). */

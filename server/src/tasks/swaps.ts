@@ -13,6 +13,23 @@ export function findSwap(db: Db, apiKeyId: string, id: string): Promise<SwapRow 
   return db.selectFrom('swaps').selectAll().where('id', '=', id).where('api_key_id', '=', apiKeyId).executeTakeFirst();
 }
 
+/** The swap with this id if one of the user's keys created it (dashboard). */
+export function findUserSwap(db: Db, userId: string, id: string): Promise<SwapRow | undefined> {
+  return db.selectFrom('swaps').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** Swaps created per UTC day over the last `days` days (today included), by `YYYY-MM-DD`. */
+export async function dailySwapCounts(db: Db, userId: string, days: number): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('swaps')
+    .select([sql<string>`to_char(created_at at time zone 'utc', 'YYYY-MM-DD')`.as('day'), (eb) => eb.fn.countAll<string>().as('count')])
+    .where('user_id', '=', userId)
+    .where('created_at', '>=', sql<Date>`date_trunc('day', now() at time zone 'utc') at time zone 'utc' - make_interval(days => ${days - 1})`)
+    .groupBy('day')
+    .execute();
+  return new Map(rows.map((r) => [r.day, Number(r.count)]));
+}
+
 /**
  * Spec 3.1: one guarded UPDATE moves a queued or preparing swap to canceled; whatever the
  * status filter does not match (processing, or already terminal) is returned unchanged. The

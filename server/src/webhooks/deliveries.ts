@@ -25,7 +25,7 @@ export interface WebhookEventView {
   attempts: WebhookAttemptView[];
 }
 
-/** A swap's events, oldest first, each with its recorded attempts (operator CLI). */
+/** A swap's events, oldest first, each with its recorded attempts (operator CLI, dashboard). */
 export async function listDeliveries(db: Db, swapId: string): Promise<WebhookEventView[]> {
   const events = await db
     .selectFrom('webhook_events')
@@ -62,8 +62,14 @@ export async function listDeliveries(db: Db, swapId: string): Promise<WebhookEve
   }));
 }
 
+/** The swap an event belongs to, or undefined for an unknown event. */
+export async function findEventSwapId(db: Db, eventId: string): Promise<string | undefined> {
+  const event = await db.selectFrom('webhook_events').select('swap_id').where('id', '=', eventId).executeTakeFirst();
+  return event?.swap_id;
+}
+
 /**
- * Queues one more attempt of an existing event (operator CLI): same event id, same body, a
+ * Queues one more attempt of an existing event (operator CLI, dashboard): same event id, same body, a
  * fresh signature and the next attempt number. It stands outside the retry schedule: a failure
  * is recorded and not retried, a success marks the event delivered. False for an unknown event.
  */

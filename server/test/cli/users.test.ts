@@ -92,3 +92,30 @@ describe('doppel users show', () => {
     expect(run).toEqual({ exitCode: 2, stdout: '', stderr: "doppel: --email must look like name@example.com, got 'nobody'; see 'doppel users show --help'\n" });
   });
 });
+
+describe('doppel users invite', () => {
+  it('prints a one-time dashboard link valid for 24 hours, and asking again replaces it', async () => {
+    await doppel('users', 'create', '--email', 'invitee@example.com');
+    const first = await doppel('users', 'invite', '--email', 'invitee@example.com', '--json');
+    expect(first.exitCode).toBe(0);
+    const printed = JSON.parse(first.stdout);
+    expect(printed).toEqual({
+      url: expect.stringMatching(/^http:\/\/localhost:8080\/dashboard\/invite\/[A-Za-z0-9_-]{43}$/),
+      expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    const hoursLeft = (Date.parse(printed.expires_at) - Date.now()) / 3600_000;
+    expect(hoursLeft).toBeGreaterThan(23.9);
+    expect(hoursLeft).toBeLessThanOrEqual(24);
+    expect(first.stderr).toContain('It works once.');
+
+    const second = await doppel('users', 'invite', '--email', 'invitee@example.com');
+    expect(second.stdout).toMatch(/^url +http:\/\/localhost:8080\/dashboard\/invite\/\S+\n/);
+    expect(second.stdout).not.toContain(printed.url);
+    expect(await t.db.selectFrom('dashboard_invites').selectAll().execute()).toHaveLength(1);
+  });
+
+  it('fails with exit code 1 for an email no user has', async () => {
+    const run = await doppel('users', 'invite', '--email', 'stranger@example.com');
+    expect(run).toEqual({ exitCode: 1, stdout: '', stderr: 'doppel: no user with email stranger@example.com\n' });
+  });
+});

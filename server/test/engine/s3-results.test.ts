@@ -1,3 +1,4 @@
+import { THUMBNAIL_SIZE } from '@doppel/worker';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app';
@@ -52,7 +53,7 @@ describe('with S3-compatible storage', () => {
     const inputs = row.inputs as { target: { key: string } };
     await eventually('the target upload is deleted', async () => !(await stored(t, inputs.target.key)));
     const thumbnail = await sharp(await t.services.storage.get(thumbnailKey(swap.id, 'target'))).metadata();
-    expect([thumbnail.format, Math.max(thumbnail.width, thumbnail.height)]).toEqual(['jpeg', 320]);
+    expect([thumbnail.format, Math.max(thumbnail.width, thumbnail.height)]).toEqual(['jpeg', THUMBNAIL_SIZE]);
     // The API serves no local files in this mode.
     expect((await t.request(`/files/${thumbnailKey(swap.id, 'target')}`)).status).toBe(404);
   });

@@ -1,3 +1,4 @@
+import { THUMBNAIL_SIZE } from '@doppel/worker';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBalances } from '../../src/accounts/credits';
@@ -72,7 +73,7 @@ describe('an image swap', () => {
       const thumbnail = await sharp(await t.services.storage.get(thumbnailKey(created.body.id, role))).metadata();
       const original = await sharp(photo).metadata();
       expect(thumbnail.format).toBe('jpeg');
-      expect(Math.max(thumbnail.width, thumbnail.height)).toBe(320);
+      expect(Math.max(thumbnail.width, thumbnail.height)).toBe(THUMBNAIL_SIZE);
       expect(thumbnail.width / thumbnail.height).toBeCloseTo(original.width / original.height, 1);
     }
   });

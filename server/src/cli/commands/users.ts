@@ -1,5 +1,6 @@
 import { getBalances, grantCredits, type Balances } from '../../accounts/credits';
 import { createUser, findUserByEmail } from '../../accounts/users';
+import { INVITE_HOURS, issueInvite } from '../../dashboard/invites';
 import type { UserRow } from '../../db/schema';
 import { requireOption } from '../arguments';
 import type { Command, Result } from '../command';
@@ -40,6 +41,29 @@ export const usersShow: Command = {
       const user = await findUserByEmail(db, email);
       if (!user) throw new CliError(`no user with email ${email}`);
       return userResult(user, await getBalances(db, user.id));
+    };
+  },
+};
+
+export const usersInvite: Command = {
+  name: 'users invite',
+  synopsis: '--email EMAIL',
+  summary: `Print a one-time dashboard link to set the password (valid ${INVITE_HOURS} h; replaces the previous link)`,
+  options: ['email'],
+  prepare(args) {
+    const email = parseEmail(requireOption(args, 'email'));
+    return async ({ db, config }) => {
+      const user = await findUserByEmail(db, email);
+      if (!user) throw new CliError(`no user with email ${email}`);
+      const invite = await issueInvite(db, user.id, config.publicUrl);
+      return {
+        json: { url: invite.url, expires_at: invite.expiresAt },
+        text: fields([
+          ['url', invite.url],
+          ['expires', timestamp(invite.expiresAt)],
+        ]),
+        notice: 'Send this link to the user only: whoever opens it sets the password. It works once.',
+      };
     };
   },
 };
