@@ -104,16 +104,26 @@ export async function createSwapTask(
     ]);
     const media = [target, ...sourceMedia];
 
-    // Limits come from headers and counted packets, before the scan decodes anything.
+    // Limits come from headers and counted packets, before anything is stored or scanned.
     const [measure] = await Promise.all([
       measureMedia('target_url', target.kind, target.bytes),
       ...sourceMedia.map((m, i) => measureMedia(distinctSources[i]!.field, m.kind, m.bytes)),
     ]);
+
+    // Stored before the scan, so that bytes never scanned are written once: the scan's copy is
+    // made from the stored input by the storage itself.
+    const keys = media.map((m, i) => inputKey(swapId, i === 0 ? 'target' : `source${i}`, m.kind));
+    // Side by side; every write has settled before a failure deletes them.
+    stored.push(...keys);
+    const writes = await Promise.allSettled(media.map((m, i) => deps.storage.put(keys[i]!, m.bytes, m.mimeType)));
+    const failedWrite = writes.find((w) => w.status === 'rejected');
+    if (failedWrite) throw failedWrite.reason;
+
     await requireCleanContent(
       deps,
       [
-        { field: 'target_url', ...target },
-        ...sourceMedia.map((m, i) => ({ field: distinctSources[i]!.field, ...m })),
+        { field: 'target_url', storedAt: keys[0]!, ...target },
+        ...sourceMedia.map((m, i) => ({ field: distinctSources[i]!.field, storedAt: keys[i + 1]!, ...m })),
       ],
       options.signal,
     );
@@ -129,12 +139,6 @@ export async function createSwapTask(
       fileSizeBytes: target.bytes.length,
     });
 
-    const keys = media.map((m, i) => inputKey(swapId, i === 0 ? 'target' : `source${i}`, m.kind));
-    // Written side by side; every write has settled before a failure deletes them.
-    stored.push(...keys);
-    const writes = await Promise.allSettled(media.map((m, i) => deps.storage.put(keys[i]!, m.bytes, m.mimeType)));
-    const failedWrite = writes.find((w) => w.status === 'rejected');
-    if (failedWrite) throw failedWrite.reason;
     const inputs: SwapInputs = {
       target: { key: keys[0]!, kind: target.kind, mimeType: target.mimeType, ...measure },
       sources: sourceMedia.map((m, i) => ({ key: keys[i + 1]!, kind: m.kind, mimeType: m.mimeType, url: distinctSources[i]!.url })),

@@ -15,6 +15,8 @@ export interface ScanInput {
   bytes: Buffer;
   kind: MediaKind;
   mimeType: string;
+  /** Where these bytes are already stored, if they are: the scan's copy is made from there. */
+  storedAt?: string;
 }
 
 export interface ScanGateDeps {
@@ -27,9 +29,10 @@ export interface ScanGateDeps {
 
 /**
  * Spec 4.3 rule 3: every input must have a clean verdict before anything is charged. Verdicts
- * are cached by the SHA-256 of the bytes; unseen bytes are copied to `scans/` and handed to the
- * content-scan queue, and the create waits for the verdict up to a short budget. Still scanning
- * then: api_temporarily_disabled with Retry-After, and the retry finds the cached verdict.
+ * are cached by the SHA-256 of the bytes; unseen bytes are copied to `scans/` (by the storage,
+ * from where the create stored them) and handed to the content-scan queue, and the create waits
+ * for the verdict up to a short budget. Still scanning then: api_temporarily_disabled with
+ * Retry-After, and the retry finds the cached verdict.
  */
 export async function requireCleanContent(deps: ScanGateDeps, inputs: ScanInput[], signal?: AbortSignal): Promise<void> {
   const pending = new Map<string, ScanInput>();
@@ -90,7 +93,8 @@ async function verdictOf(db: Db, sha256: string): Promise<Verdict | undefined> {
 /** Queues a scan of bytes never scanned, or whose scan failed (then it is tried afresh). */
 async function requestScan(deps: ScanGateDeps, sha256: string, input: ScanInput): Promise<void> {
   const storageKey = scanKey(sha256, input.kind);
-  await deps.storage.put(storageKey, input.bytes, input.mimeType);
+  if (input.storedAt) await deps.storage.copy(input.storedAt, storageKey);
+  else await deps.storage.put(storageKey, input.bytes, input.mimeType);
   await deps.db.transaction().execute(async (trx) => {
     const claimed = await trx
       .insertInto('content_scans')

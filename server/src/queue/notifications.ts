@@ -1,8 +1,8 @@
 import pg from 'pg';
 
 /** Row ids of changed swaps and scans; hashes of revoked keys; names of changed settings; blocked client addresses. */
-export type Channel = 'doppel_swap' | 'doppel_scan' | 'doppel_api_key' | 'doppel_setting' | 'doppel_auth_block';
-const CHANNELS: readonly Channel[] = ['doppel_swap', 'doppel_scan', 'doppel_api_key', 'doppel_setting', 'doppel_auth_block'];
+const CHANNELS = ['doppel_swap', 'doppel_scan', 'doppel_api_key', 'doppel_setting', 'doppel_auth_block'] as const;
+export type Channel = (typeof CHANNELS)[number];
 
 export interface Subscriber {
   /** A notification on the channel, with its payload. */
@@ -26,6 +26,8 @@ export class Notifications {
   private readonly waiters = new Map<string, Set<() => void>>();
   private readonly subscribers = new Map<Channel, Set<Subscriber>>();
 
+  constructor(private readonly connectionString: string) {}
+
   /** True while notifications are being heard; a cache must not be trusted otherwise. */
   get listening(): boolean {
     return this.client !== undefined;
@@ -36,8 +38,6 @@ export class Notifications {
     set.add(subscriber);
     this.subscribers.set(channel, set);
   }
-
-  constructor(private readonly connectionString: string) {}
 
   async start(): Promise<void> {
     const client = new pg.Client({ connectionString: this.connectionString });

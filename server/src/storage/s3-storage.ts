@@ -1,4 +1,4 @@
-import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { assertStorageKey, type Storage } from './storage';
 
 export interface S3StorageOptions {
@@ -39,6 +39,15 @@ export class S3Storage implements Storage {
     assertStorageKey(key);
     const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
     return Buffer.from(await object.Body!.transformToByteArray());
+  }
+
+  /** Copied inside the bucket by the store itself. */
+  async copy(from: string, to: string): Promise<void> {
+    assertStorageKey(from);
+    assertStorageKey(to);
+    await this.client.send(
+      new CopyObjectCommand({ Bucket: this.options.bucket, Key: to, CopySource: `${this.options.bucket}/${from}` }),
+    );
   }
 
   async delete(keys: string[]): Promise<void> {

@@ -5,6 +5,8 @@
 export interface Storage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<Buffer>;
+  /** A second key for stored bytes, made without sending them again; the two live independently. */
+  copy(from: string, to: string): Promise<void>;
   delete(keys: string[]): Promise<void>;
   /** The public, unsigned URL of a stored object (spec 1: no signed URLs in v1). */
   publicUrl(key: string): string;

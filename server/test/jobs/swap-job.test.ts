@@ -60,6 +60,7 @@ function storageWith(hooks: { beforeGet?: () => Promise<void>; beforePut?: () =>
       return storage.put(key, body, contentType);
     },
     delete: (keys) => storage.delete(keys),
+    copy: (from, to) => storage.copy(from, to),
     publicUrl: (key) => storage.publicUrl(key),
   };
 }

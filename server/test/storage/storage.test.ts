@@ -40,6 +40,15 @@ describe.each(['local', 's3'])('%s storage', (name) => {
     expect(Buffer.compare(await storage.get('inputs/swp_a/target-x1.jpg'), body)).toBe(0);
   });
 
+  it('copies stored bytes to a second key that outlives the first', async () => {
+    const storage = backends[name]!();
+    const body = Buffer.from('scanned bytes');
+    await storage.put('inputs/swp_c/target-x2.jpg', body, 'image/jpeg');
+    await storage.copy('inputs/swp_c/target-x2.jpg', 'scans/abc123.jpg');
+    await storage.delete(['inputs/swp_c/target-x2.jpg']);
+    expect(Buffer.compare(await storage.get('scans/abc123.jpg'), body)).toBe(0);
+  });
+
   it('forgets deleted objects', async () => {
     const storage = backends[name]!();
     await storage.put('results/r1/swp_b.png', Buffer.from('png'), 'image/png');
