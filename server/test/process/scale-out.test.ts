@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../src/accounts/api-keys';
 import { demoPhoto, sendBytes } from '../support/intake-world';
+import { eventually } from '../support/poll';
 import { startProcessIntake, type ProcessIntake } from '../support/process-intake';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 
@@ -53,8 +54,12 @@ describe('two API processes and two worker processes on one database', () => {
     expect(created.map((c) => [c.status, c.body.status])).toEqual(Array(SWAPS).fill([201, 'done']));
 
     const ids = created.map((c) => c.body.id);
-    const jobs = await sql<{ id: string; state: string; retry_count: number; swap_id: string }>`
-      select id, state::text, retry_count, data ->> 'swapId' as swap_id from pgboss.job where name = 'swap'`.execute(intake.database.db);
+    const swapJobs = () =>
+      sql<{ id: string; state: string; retry_count: number; swap_id: string }>`
+        select id, state::text, retry_count, data ->> 'swapId' as swap_id from pgboss.job where name = 'swap'`.execute(intake.database.db);
+    // A job completes just after its swap is done: it then retires the swap's inputs.
+    await eventually('every swap job completed', async () => (await swapJobs()).rows.every((j) => j.state === 'completed'), 30_000);
+    const jobs = await swapJobs();
     expect(jobs.rows.map((j) => j.swap_id).sort()).toEqual([...ids].sort());
     expect(jobs.rows.every((j) => j.state === 'completed' && j.retry_count === 0)).toBe(true);
     // Each job was finished by exactly one worker process, once.
