@@ -1,5 +1,6 @@
 import type { RgbImage } from '../faces/decode-image';
-import { detectFaces, type Face } from '../faces/detect-faces';
+import type { Face } from '../faces/detect-faces';
+import { detectFollowing } from './detect-near-edges';
 import { interpolateFace, movedSmoothly, nearestFace } from './face-motion';
 import type { IdentityGallery } from './identity-gallery';
 import { PeopleLocator, type Sighting } from './locate-people';
@@ -71,7 +72,8 @@ async function facesBetween(from: Sighting, to: Sighting, frames: RgbImage[]): P
   });
   if (tracked.length === 0) return faces;
   const detected: Face[][] = [];
-  for (const frame of frames) detected.push(await detectFaces(frame));
+  // Faces cut by the edge are looked for where a followed person was last seen near it.
+  for (const frame of frames) detected.push(await detectFollowing(frame, [...from.people, ...to.people], false));
   const taken = detected.map(() => new Set<Face>());
   const follow = (person: number, start: Face | null, order: number[]) => {
     let previous = start;
