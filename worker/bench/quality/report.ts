@@ -39,9 +39,12 @@ export interface Report {
 export function qualityMarkdown({ stills, small, motion, minutes }: Report): string {
   const all = [...stills, ...small];
   const byBucket = BUCKETS.map((bucket) => row(bucket, all.filter((r) => r.target.buckets.includes(bucket))));
-  const failures = stills
-    .filter((r) => !passes(r, 'both'))
-    .map((r) => `${r.target.id} <- ${r.source.id} (${r.margins ? `${f2(r.margins.faceres)} / ${f2(r.margins['faceres-deep'])}` : 'no face found'})`);
+  const failing = stills.filter((r) => !passes(r, 'both'));
+  const failures = [...new Set(failing.map((r) => r.target.id))].map((id) => {
+    const sources = failing.filter((r) => r.target.id === id);
+    const list = sources.map((r) => `${r.source.id} (${r.margins ? `${f2(r.margins.faceres)} / ${f2(r.margins['faceres-deep'])}` : 'not found'})`).join(', ');
+    return `| ${id} | ${sources[0]!.target.buckets.join(', ')} | ${sources.length} | ${list} |`;
+  });
   const ringBefore = stills.flatMap((r) => (r.ring ? [r.ring.before] : []));
   const tones = stills.map((r) => r.tone);
   const rings = stills.flatMap((r) => (r.ring ? [r.ring.after] : []));
@@ -94,8 +97,11 @@ ${row('small targets (< 100 px)', small)}
 ${HEADER}
 ${byBucket.join('\n')}
 
-Pairs failing identity by either recogniser (target <- source, margins faceres / faceres-deep):
-${failures.length ? failures.join('; ') : 'none'}.
+Pairs failing identity by either recogniser, by target face (source face, margins faceres / faceres-deep):
+
+| target | buckets | failing | sources |
+| --- | --- | ---: | --- |
+${failures.join('\n')}
 
 ## Motion
 
@@ -115,7 +121,7 @@ ${motion.map((m) => `| ${m.clip.name} | ${m.inView} | ${m.notSwapped} | ${pct(m.
 | goal | measured | |
 | --- | --- | --- |
 | tone: face-centre ΔE worst ≤ 8, median ≤ 4 | worst ${f1(worst(tones))}, median ${f1(median(tones))} | ${goal(worst(tones) <= 8 && median(tones) <= 4)} |
-| tone: vs own skin ≤ 8 | worst ${f1(worst(rings))}, median ${f1(median(rings))} | ${goal(worst(rings) <= 8)} |
+| tone: vs own skin ≤ 8 | worst ${f1(worst(rings))}, median ${f1(median(rings))} (the original faces: worst ${f1(worst(ringBefore))}, median ${f1(median(ringBefore))}) | ${goal(worst(rings) <= 8)} |
 | identity ≥ 95 % of pairs by both recognisers | ${pct(bothShare * stills.length, stills.length)} | ${goal(bothShare >= 0.95)} |
 | motion: in view but not swapped = 0 | ${motionMissed} of ${motionFrames} | ${goal(motionMissed === 0)} |
 | motion: identity by both ≥ 90 % of in-view frames | worst clip ${pct(motionBoth, 1)} | ${goal(motionBoth >= 0.9)} |

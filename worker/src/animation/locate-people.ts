@@ -1,6 +1,6 @@
 import type { RgbImage } from '../faces/decode-image';
 import type { Face } from '../faces/detect-faces';
-import { detectFollowing } from './detect-near-edges';
+import { detectFollowing } from './detect-following';
 import { isNear, nearestFace } from './face-motion';
 import { MAX_IDENTITY_DISTANCE, type IdentityGallery } from './identity-gallery';
 
