@@ -1,5 +1,6 @@
 import type { RgbImage } from '../faces/decode-image';
-import { detectFaces, type Face } from '../faces/detect-faces';
+import type { Face } from '../faces/detect-faces';
+import { detectFollowing } from './detect-following';
 import { interpolateFace, movedSmoothly, nearestFace } from './face-motion';
 import type { IdentityGallery } from './identity-gallery';
 import { PeopleLocator, type Sighting } from './locate-people';
@@ -51,8 +52,13 @@ export async function* followFaces(frames: AsyncIterable<RgbImage>, gallery: Ide
 async function* settle(locator: PeopleLocator, last: Sighting, frames: RgbImage[]): AsyncGenerator<FollowedFrame, Sighting> {
   const keyframe = frames.at(-1)!;
   const between = frames.slice(0, -1);
-  const next = await locator.locate(keyframe, last);
-  const faces = await facesBetween(last, next, between);
+  const located = await locator.locate(keyframe, last);
+  const faces = await facesBetween(last, located, between);
+  // A person followed up to the frame before a keyframe but missed on the keyframe itself (the
+  // detector misses a face now and then) keeps that last face for the keyframe, and is followed on
+  // from there: one missed detection no longer switches the swap off for a whole stretch.
+  const people = located.people.map((face, person) => face ?? faces.at(-1)?.[person] ?? null);
+  const next = { ...located, people };
   for (const [i, image] of between.entries()) yield { image, faces: faces[i]! };
   yield { image: keyframe, faces: next.people };
   return next;
@@ -71,7 +77,8 @@ async function facesBetween(from: Sighting, to: Sighting, frames: RgbImage[]): P
   });
   if (tracked.length === 0) return faces;
   const detected: Face[][] = [];
-  for (const frame of frames) detected.push(await detectFaces(frame));
+  // Faces cut by the edge are looked for where a followed person was last seen near it.
+  for (const frame of frames) detected.push(await detectFollowing(frame, [...from.people, ...to.people], false));
   const taken = detected.map(() => new Set<Face>());
   const follow = (person: number, start: Face | null, order: number[]) => {
     let previous = start;
@@ -85,5 +92,22 @@ async function facesBetween(from: Sighting, to: Sighting, frames: RgbImage[]): P
   const forwards = frames.map((_, i) => i);
   for (const person of tracked) follow(person, from.people[person] ?? null, forwards);
   for (const person of tracked) follow(person, to.people[person] ?? null, [...forwards].reverse());
+  for (const person of tracked) fillGaps(faces, person, from.people[person] ?? null, to.people[person] ?? null);
   return faces;
+}
+
+/**
+ * Frames where a person was missed between two frames where they were seen (the detector misses a
+ * face now and then) get the face interpolated between those two, when it moved little.
+ */
+function fillGaps(faces: (Face | null)[][], person: number, from: Face | null, to: Face | null): void {
+  const seen = [from, ...faces.map((onFrame) => onFrame[person] ?? null), to];
+  for (let i = 1; i < seen.length - 1; i++) {
+    if (seen[i]) continue;
+    const before = seen.slice(0, i).findLastIndex(Boolean);
+    const after = seen.findIndex((face, j) => j > i && face !== null);
+    const [a, b] = [seen[before], seen[after]];
+    if (before < 0 || after < 0 || !a || !b || !movedSmoothly(a, b)) continue;
+    faces[i - 1]![person] = interpolateFace(a, b, (i - before) / (after - before));
+  }
 }

@@ -1,5 +1,6 @@
 import type { RgbImage } from '../faces/decode-image';
-import { detectFaces, type Face } from '../faces/detect-faces';
+import type { Face } from '../faces/detect-faces';
+import { detectFollowing } from './detect-following';
 import { isNear, nearestFace } from './face-motion';
 import { MAX_IDENTITY_DISTANCE, type IdentityGallery } from './identity-gallery';
 
@@ -42,10 +43,10 @@ export class PeopleLocator {
   async locate(image: RgbImage, previous: Sighting | null): Promise<Sighting> {
     const verify = this.keyframes++ % this.verifyEvery === 0;
     if (previous && !verify) {
-      const byPosition = followByPosition(previous, await detectFaces(image));
+      const byPosition = followByPosition(previous, await detectFollowing(image, previous.people, false));
       if (byPosition) return byPosition;
     }
-    return this.identify(await detectFaces(image, { descriptors: true }), previous);
+    return this.identify(await detectFollowing(image, previous?.people ?? [], true), previous);
   }
 
   private identify(faces: Face[], previous: Sighting | null): Sighting {

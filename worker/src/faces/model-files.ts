@@ -5,6 +5,8 @@ import type * as tf from '@tensorflow/tfjs-core';
 
 type TfCore = typeof tf;
 
+const served = new Set<string>();
+
 /**
  * Lets tfjs load graph models from a local folder given as a `file://` URL. Human loads its
  * models through tfjs with URLs built from `modelBasePath`; Node's fetch cannot read `file://`,
@@ -14,6 +16,9 @@ type TfCore = typeof tf;
  */
 export function serveModelFolder(tfCore: TfCore, folder: string): string {
   const baseUrl = pathToFileURL(folder + path.sep).href;
+  // tfjs refuses a URL that two routers answer for: each folder is served once.
+  if (served.has(baseUrl)) return baseUrl;
+  served.add(baseUrl);
   const router = (url: string | string[]): tf.io.IOHandler | null =>
     typeof url === 'string' && url.startsWith(baseUrl) ? { load: () => readModel(tfCore, fileURLToPath(url)) } : null;
   // tfjs declares routers as always returning a handler, but skips those that return null.

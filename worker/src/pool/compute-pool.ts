@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { PreparedSourceCache, sourceKey } from '../swap/source-cache';
 import type { SwapImageResult } from '../swap/swap-image';
 import { unwrap } from './outcome';
 import type * as tasks from './tasks';
@@ -12,6 +13,8 @@ type TaskName = keyof Tasks & string;
 export interface ComputePoolOptions {
   /** Worker threads; each holds its own copy of the models. Default: one per core. */
   threads?: number;
+  /** Memory for prepared sources shared by the threads (see `PreparedSourceCache`). */
+  sourceCacheBytes?: number;
 }
 
 /**
@@ -21,9 +24,17 @@ export interface ComputePoolOptions {
  */
 export class ComputePool {
   private readonly piscina: Piscina;
+  /**
+   * Prepared sources for every thread. The cache lives here, on the main thread, rather than in
+   * each thread: piscina hands a task to whichever thread is free, so a per-thread cache would miss
+   * whenever a repeated source lands on another thread, and would hold one copy per thread. The
+   * entries sit in SharedArrayBuffers, so passing one to a thread shares it without a copy.
+   */
+  readonly sources: PreparedSourceCache;
 
   constructor(options: ComputePoolOptions = {}) {
     const threads = options.threads ?? os.availableParallelism();
+    this.sources = new PreparedSourceCache(options.sourceCacheBytes);
     this.piscina = new Piscina({
       filename: new URL('./thread.mjs', import.meta.url).href,
       minThreads: 1,
@@ -43,7 +54,10 @@ export class ComputePool {
   }
 }
 
-/** A swap on the pool, with the thread's progress reports delivered to `onProgress`. */
+/**
+ * A swap on the pool, with the thread's progress reports delivered to `onProgress`. Sources seen
+ * before come prepared from the pool's cache; those the thread prepares go into it.
+ */
 export async function swapWithProgress(
   pool: ComputePool,
   input: Omit<SwapTask, 'progress'>,
@@ -51,8 +65,12 @@ export async function swapWithProgress(
 ): Promise<SwapImageResult> {
   const { port1, port2 } = new MessageChannel();
   port1.on('message', (percent: number) => onProgress(percent));
+  const keys = input.mappings.map((mapping) => sourceKey(mapping.source));
+  const mappings = input.mappings.map((mapping, i) => ({ ...mapping, prepared: pool.sources.get(keys[i]!) }));
   try {
-    return unwrap(await pool.run('swap', { ...input, progress: port2 }, [port2]));
+    const { prepared, ...result } = unwrap(await pool.run('swap', { ...input, mappings, progress: port2 }, [port2]));
+    prepared.forEach((source, i) => source && pool.sources.set(keys[i]!, source));
+    return result;
   } finally {
     port1.close();
   }

@@ -5,6 +5,8 @@
 import { isVideoKind, type MediaKind } from '@doppel/contract';
 import type { MessagePort } from 'node:worker_threads';
 import { describeFaces, type FaceDescription } from '../faces/describe-faces';
+import type { PreparedSource } from '../swap/prepared-source';
+import { toShared } from '../swap/source-cache';
 import { swapImage, type SwapImageResult } from '../swap/swap-image';
 import { scanFrames, scanImage, type ScanThresholds, type ScanVerdict } from '../scan/verdict';
 import { capture, type Outcome } from './outcome';
@@ -28,19 +30,24 @@ export function detect(input: { bytes: Uint8Array }): Promise<Outcome<FaceDescri
 
 export interface SwapTask {
   target: Uint8Array;
-  mappings: { source: Uint8Array; targetFaceIndex?: number; enableFaceEnhancer?: boolean }[];
+  /** `prepared`: the source from the pool's cache (in shared memory), when it was there. */
+  mappings: { source: Uint8Array; prepared?: PreparedSource; targetFaceIndex?: number; enableFaceEnhancer?: boolean }[];
   /** Receives progress percentages (0..100) as numbers. */
   progress?: MessagePort;
 }
 
-export function swap(input: SwapTask): Promise<Outcome<SwapImageResult>> {
-  return capture(() =>
-    swapImage({
+/** A swap's result, with the sources this thread prepared itself (in shared memory, for the pool's cache; null where one was given). */
+export type SwapTaskResult = SwapImageResult & { prepared: (PreparedSource | null)[] };
+
+export function swap(input: SwapTask): Promise<Outcome<SwapTaskResult>> {
+  return capture(async () => {
+    const { sources, ...result } = await swapImage({
       target: asBuffer(input.target),
       mappings: input.mappings.map((m) => ({ ...m, source: asBuffer(m.source) })),
       onProgress: (percent) => input.progress?.postMessage(percent),
-    }),
-  );
+    });
+    return { ...result, prepared: sources.map((source, i) => (input.mappings[i]!.prepared ? null : toShared(source))) };
+  });
 }
 
 export interface GifTask {

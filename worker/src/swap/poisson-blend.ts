@@ -1,3 +1,5 @@
+import { indicesOf } from './mask-indices';
+
 /** Gauss-Seidel sweeps with over-relaxation on the full-resolution grid. */
 export const FINE_ITERATIONS = 40;
 const FINE_OMEGA = 1.8;
@@ -5,7 +7,13 @@ const FINE_OMEGA = 1.8;
  * start that is already right at low frequencies, where plain SOR converges slowly. */
 const COARSE_CELLS = 48;
 const COARSE_ITERATIONS = 150;
-/** How far (levels per channel) a border pixel's difference may stray from the border's median. */
+/**
+ * How far (levels per channel) a border pixel's difference may pull the face. The tone transfer
+ * has already given the face the target's lighting, so what is left at the border is a seam to
+ * smooth, not a lighting change: a larger difference means something that is not skin (a strand
+ * of hair, a hand, the background) lies across the edge, and letting it pull fully would bleed
+ * its colour deep into the face.
+ */
 const BORDER_SPREAD = 30;
 
 /**
@@ -15,15 +23,14 @@ const BORDER_SPREAD = 30;
  *
  * It solves for the correction c = f - g, which is harmonic inside the region and equals t - g on
  * its border: first on a coarse grid, then refined by `FINE_ITERATIONS` SOR sweeps at full
- * resolution. Border differences are first held within `BORDER_SPREAD` of their median: a strand
- * of hair or a hand across the face's edge would otherwise bleed its colour deep into the face,
- * while the lighting difference between the two faces (the median) is still fully corrected.
+ * resolution. Only border pixels that are skin on both sides (`skin`) pull, by at most
+ * `BORDER_SPREAD`.
  * `region` must not touch the box's edge, and `g` must be defined on the region and on its
  * 4-neighbours.
  */
-export function poissonBlend(g: Float32Array, t: Float32Array, region: Uint8Array, width: number, height: number): void {
-  const pixels = regionPixels(region);
-  const fixed = borderDifferences(g, t, region, width, height);
+export function poissonBlend(g: Float32Array, t: Float32Array, region: Uint8Array, skin: Uint8Array, width: number, height: number): void {
+  const pixels = indicesOf(region);
+  const fixed = borderDifferences(g, t, region, skin, width, height);
   const border = new Float32Array(width * height * 3);
   for (let n = 0; n < pixels.length; n++) {
     const p = pixels[n]!;
@@ -51,19 +58,12 @@ export function poissonBlend(g: Float32Array, t: Float32Array, region: Uint8Arra
   }
 }
 
-function regionPixels(region: Uint8Array): Int32Array {
-  let count = 0;
-  for (let p = 0; p < region.length; p++) count += region[p]!;
-  const out = new Int32Array(count);
-  for (let p = 0, n = 0; p < region.length; p++) if (region[p]) out[n++] = p;
-  return out;
-}
-
 /**
- * t - g on the region's border (the pixels outside it with a 4-neighbour inside), each channel
- * held within `BORDER_SPREAD` of that channel's median over the border; 0 elsewhere.
+ * t - g on the region's border (the pixels outside it with a 4-neighbour inside), held within
+ * `BORDER_SPREAD`; 0 elsewhere, and 0 on border pixels that are not skin on both sides (background
+ * or hair the mesh's outline runs over, in the target or the source), unless no border pixel is.
  */
-function borderDifferences(g: Float32Array, t: Float32Array, region: Uint8Array, width: number, height: number): Float32Array {
+function borderDifferences(g: Float32Array, t: Float32Array, region: Uint8Array, skin: Uint8Array, width: number, height: number): Float32Array {
   const out = new Float32Array(width * height * 3);
   const border: number[] = [];
   for (let y = 0; y < height; y++) {
@@ -72,11 +72,10 @@ function borderDifferences(g: Float32Array, t: Float32Array, region: Uint8Array,
       if (!region[p] && isBorder(region, p, x, y, width, height)) border.push(p);
     }
   }
-  const values = new Float32Array(border.length);
-  for (let k = 0; k < 3; k++) {
-    border.forEach((p, n) => (values[n] = t[p * 3 + k]! - g[p * 3 + k]!));
-    const median = values.slice().sort()[border.length >> 1] ?? 0;
-    border.forEach((p, n) => (out[p * 3 + k] = Math.min(median + BORDER_SPREAD, Math.max(median - BORDER_SPREAD, values[n]!))));
+  const anySkin = border.some((p) => skin[p]);
+  for (const p of border) {
+    if (anySkin && !skin[p]) continue;
+    for (let k = 0; k < 3; k++) out[p * 3 + k] = clamp(t[p * 3 + k]! - g[p * 3 + k]!, -BORDER_SPREAD, BORDER_SPREAD);
   }
   return out;
 }
@@ -164,4 +163,8 @@ function addWeighted(out: Float32Array, p: number, value: Float32Array, known: U
   if (!known[cell]) return 0;
   for (let k = 0; k < 3; k++) out[p * 3 + k]! += weight * value[cell * 3 + k]!;
   return weight;
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, v));
 }

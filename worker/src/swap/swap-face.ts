@@ -7,8 +7,10 @@ import { enhanceFace } from './enhance-face';
 import { featherMask } from './feather-mask';
 import { poissonBlend } from './poisson-blend';
 import type { PreparedSource } from './prepared-source';
-import { transferColour } from './transfer-colour';
-import { warpFace } from './warp-face';
+import { indicesOf } from './mask-indices';
+import { paintTriangles } from './rasterise-mesh';
+import { transferTone } from './transfer-colour';
+import { toBox, warpFace } from './warp-face';
 
 export interface SwapFaceOptions {
   /** The mesh's structure (`meshTopology()`). */
@@ -33,8 +35,8 @@ const FEATHER_FRACTION = 0.04;
  * Steps: pick the source as photographed or mirrored, whichever is turned more like the target;
  * give the target's mesh the source's inner proportions; warp the source onto that mesh, triangle
  * by triangle, eyes included (they carry much of the identity; the source's eyes land in the
- * target's lid outline); keep the target's mouth interior (a hole in the triangulation); match
- * colour in Lab; Poisson-blend into the target; mix with a feathered mask; optionally enhance.
+ * target's lid outline); keep the target's mouth interior (a hole in the triangulation); give it
+ * the target's lighting and skin tone (`transferTone`); Poisson-blend into the target; mix with a feathered mask; optionally enhance.
  */
 export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSource, options: SwapFaceOptions): void {
   const box = target.box;
@@ -49,9 +51,18 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   const region = blendRegion(warped.covered, width, height);
   const original = readBox(frame, box);
   step('warp');
-  transferColour(warped.rgb, original, indicesOf(region), indicesOf(warped.covered));
+  const { triangles } = topology;
+  const skin = transferTone({
+    warped: warped.rgb,
+    target: original,
+    apply: indicesOf(warped.covered),
+    targetSkin: paintTriangles(toBox(target.mesh, box), triangles, topology.skin, width, height),
+    warpedSkin: paintTriangles(warped.mesh, triangles, topology.skin, width, height),
+    width,
+    height,
+  });
   step('colour');
-  poissonBlend(warped.rgb, original, region, width, height);
+  poissonBlend(warped.rgb, original, region, skin, width, height);
   const alpha = featherMask(region, width, height, Math.max(2, FEATHER_FRACTION * Math.min(width, height)));
   step('blend');
   if (options.enhance) enhanceFace(warped.rgb, alpha, width, height);
@@ -83,14 +94,6 @@ function blendRegion(covered: Uint8Array, width: number, height: number): Uint8A
     }
   }
   return region;
-}
-
-function indicesOf(mask: Uint8Array): Int32Array {
-  let count = 0;
-  for (let p = 0; p < mask.length; p++) count += mask[p]!;
-  const out = new Int32Array(count);
-  for (let p = 0, n = 0; p < mask.length; p++) if (mask[p]) out[n++] = p;
-  return out;
 }
 
 function readBox(frame: RgbImage, box: Face['box']): Float32Array {

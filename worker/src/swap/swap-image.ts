@@ -10,6 +10,8 @@ import { swapFaceInto } from './swap-face';
 export interface FaceMapping {
   /** Encoded photo whose largest face is swapped in. */
   source: Buffer;
+  /** `source` already prepared (from a cache): it is then neither decoded nor analysed again. */
+  prepared?: PreparedSource;
   /** Target face in face order; absent: the target's largest face. */
   targetFaceIndex?: number;
   enableFaceEnhancer?: boolean;
@@ -34,14 +36,15 @@ export interface SwapImageResult {
 /**
  * Swaps faces in a still image: each mapping's source face replaces its target face. All inputs
  * are decoded and every index checked before any pixel changes. The result has the target's
- * format and size; pixels outside the swapped faces' boxes are left as they were.
+ * format and size; pixels outside the swapped faces' boxes are left as they were. `sources` gives
+ * each mapping's source as prepared, for a cache.
  */
-export async function swapImage(input: SwapImageInput): Promise<SwapImageResult> {
+export async function swapImage(input: SwapImageInput): Promise<SwapImageResult & { sources: PreparedSource[] }> {
   const progress = input.onProgress ?? (() => undefined);
   progress(0);
   // Sources are decoded (on sharp's threads) while the target is analysed; target errors are
   // still the ones reported first.
-  const loading = input.mappings.map((mapping) => loadSource(mapping.source));
+  const loading = input.mappings.map((mapping) => (mapping.prepared ? Promise.resolve(mapping.prepared) : loadSource(mapping.source)));
   for (const pending of loading) pending.catch(() => undefined);
   const target = await decodeImage(input.target);
   const faces = await detectFaces(target);
@@ -59,5 +62,5 @@ export async function swapImage(input: SwapImageInput): Promise<SwapImageResult>
   });
   const image = await encodeImage(target);
   progress(100);
-  return { image, format: target.format, width: target.width, height: target.height };
+  return { image, format: target.format, width: target.width, height: target.height, sources };
 }

@@ -1,52 +1,129 @@
 import { labToRgb, rgbToLab } from './lab-colour';
+import { indicesOf } from './mask-indices';
+import { maskedBlur } from './masked-blur';
+import { channelMad, channelMedian } from './robust-stats';
 
 /**
  * Bounds on the contrast change. The source's contrast is its skin texture and the depth of its
- * features, which carry identity: matching the target's spread fully erased too much of it (the
- * identity margins of the demo cross-swap dropped), and a flat or noisy patch cannot blow the
- * face's texture up either.
+ * features, which carry identity: matching the target's spread fully erased too much of it, and a
+ * flat or noisy patch cannot blow the face's texture up either.
  */
 const MIN_SPREAD_RATIO = 0.8;
 const MAX_SPREAD_RATIO = 1.25;
+/** Skin pixels further than this many spreads from the skin's median are not skin (hair, a frame, a deep shadow). */
+const OUTLIER_SPREADS = 2.5;
+/** Radius of the low-pass that carries lighting and skin tone, as a fraction of the face box's short side. */
+export const SHADING_RADIUS = 0.13;
+/** Share of skin in a pixel's neighbourhood from which its low-pass is fully trusted. */
+const FULL_TRUST_WEIGHT = 0.15;
 
-/**
- * Reinhard colour transfer in Lab: shifts and scales each channel of the warped source so that
- * its mean and spread over the face (`sample` pixels) match the target's there. Applied to every
- * `apply` pixel of `warped`, in place; `target` is the box's original RGB.
- */
-export function transferColour(warped: Float32Array, target: Float32Array, sample: Int32Array, apply: Int32Array): void {
-  if (sample.length === 0) return;
-  const targetLab = Float32Array.from(target);
-  rgbToLab(targetLab, sample);
-  rgbToLab(warped, apply);
-  const from = channelStats(warped, sample);
-  const to = channelStats(targetLab, sample);
-  const scale = [0, 1, 2].map((k) => clamp(to.spread[k]! / Math.max(from.spread[k]!, 1e-3), MIN_SPREAD_RATIO, MAX_SPREAD_RATIO));
-  for (let n = 0; n < apply.length; n++) {
-    for (let k = 0; k < 3; k++) {
-      const i = apply[n]! * 3 + k;
-      warped[i] = (warped[i]! - from.mean[k]!) * scale[k]! + to.mean[k]!;
-    }
-  }
-  labToRgb(warped, apply);
+export interface ToneInput {
+  /** The warped source, box RGB, changed in place on the `apply` pixels. */
+  warped: Float32Array;
+  /** The box's original RGB. */
+  target: Float32Array;
+  /** Pixels the new face covers. */
+  apply: Int32Array;
+  /** The target's own skin in the box (its mesh's skin triangles). */
+  targetSkin: Uint8Array;
+  /** The warped source's skin in the box. */
+  warpedSkin: Uint8Array;
+  width: number;
+  height: number;
 }
 
-function channelStats(pixels: Float32Array, indices: Int32Array): { mean: number[]; spread: number[] } {
-  let s0 = 0, s1 = 0, s2 = 0, q0 = 0, q1 = 0, q2 = 0;
-  for (let n = 0; n < indices.length; n++) {
-    const i = indices[n]! * 3;
-    const v0 = pixels[i]!, v1 = pixels[i + 1]!, v2 = pixels[i + 2]!;
-    s0 += v0;
-    s1 += v1;
-    s2 += v2;
-    q0 += v0 * v0;
-    q1 += v1 * v1;
-    q2 += v2 * v2;
+/**
+ * Gives the warped source the target's lighting and skin tone while keeping its detail, in Lab:
+ *
+ * 1. Statistics come from skin only (cheeks, forehead, nose, chin: eyes, brows, lips and nostrils
+ *    excluded), and robustly: medians and median absolute deviations, after dropping pixels far
+ *    from the skin's median (hair across the forehead, glasses, background at the outline).
+ * 2. Each channel is shifted so the source's skin median lands on the target's, and scaled by
+ *    the ratio of spreads within `MIN_SPREAD_RATIO`-`MAX_SPREAD_RATIO`.
+ * 3. A frequency split: the low-pass of the target's skin (its shading, the light's colour, a
+ *    flushed cheek) replaces the low-pass of the source's skin, and the source keeps everything
+ *    finer (pores, wrinkles, the depth of eyes and mouth). The low-passes are taken over skin
+ *    pixels only, so the source's dark eyes do not darken the lighting laid over them.
+ *
+ * Returns a mask of the box's pixels that are skin-coloured (by the target skin's statistics) both
+ * in the target and, where the new face covers them, in the toned source.
+ */
+export function transferTone(input: ToneInput): Uint8Array {
+  const { warped, target, apply, width, height } = input;
+  const targetLab = Float32Array.from(target);
+  rgbToLab(targetLab, allPixels(width * height));
+  rgbToLab(warped, apply);
+  const targetSkin = trimOutliers(targetLab, input.targetSkin);
+  const warpedSkin = trimOutliers(warped, input.warpedSkin);
+  if (targetSkin.count === 0 || warpedSkin.count === 0) {
+    labToRgb(warped, apply);
+    return new Uint8Array(width * height).fill(1);
   }
-  const n = indices.length;
-  const mean = [s0 / n, s1 / n, s2 / n];
-  const spread = [q0, q1, q2].map((q, k) => Math.sqrt(Math.max(0, q / n - mean[k]! ** 2)));
-  return { mean, spread };
+  for (let k = 0; k < 3; k++) {
+    const scale = clamp(targetSkin.spread[k]! / Math.max(warpedSkin.spread[k]!, 1e-3), MIN_SPREAD_RATIO, MAX_SPREAD_RATIO);
+    for (let n = 0; n < apply.length; n++) {
+      const i = apply[n]! * 3 + k;
+      warped[i] = (warped[i]! - warpedSkin.median[k]!) * scale + targetSkin.median[k]!;
+    }
+  }
+  const radius = Math.max(2, Math.round(SHADING_RADIUS * Math.min(width, height)));
+  const lighting = maskedBlur(targetLab, targetSkin.mask, width, height, radius);
+  const own = maskedBlur(warped, warpedSkin.mask, width, height, radius);
+  for (let n = 0; n < apply.length; n++) {
+    const p = apply[n]!;
+    // Where either low-pass has little skin nearby, its value is a guess: the shading fades out.
+    const trust = Math.min(1, Math.min(lighting.weight[p]!, own.weight[p]!) / FULL_TRUST_WEIGHT);
+    for (let k = 0; k < 3; k++) warped[p * 3 + k]! += trust * (lighting.mean[p * 3 + k]! - own.mean[p * 3 + k]!);
+  }
+  const agreed = skinColoured(targetLab, targetSkin, allPixels(width * height));
+  const warpedAgrees = skinColoured(warped, targetSkin, apply);
+  for (let n = 0; n < apply.length; n++) agreed[apply[n]!]! &= warpedAgrees[apply[n]!]!;
+  labToRgb(warped, apply);
+  return agreed;
+}
+
+/** 1 on the `indices` pixels whose colour is within the target skin's reach (see `trimOutliers`). */
+function skinColoured(lab: Float32Array, skin: Skin, indices: Int32Array): Uint8Array {
+  const out = new Uint8Array(lab.length / 3);
+  for (let n = 0; n < indices.length; n++) {
+    const p = indices[n]!;
+    let inside = 1;
+    for (let k = 0; k < 3; k++) if (Math.abs(lab[p * 3 + k]! - skin.centre[k]!) > skin.reach[k]!) inside = 0;
+    out[p] = inside;
+  }
+  return out;
+}
+
+interface Skin {
+  mask: Uint8Array;
+  /** The untrimmed skin's median and the distance from it beyond which a colour is not skin. */
+  centre: number[];
+  reach: number[];
+  count: number;
+  median: number[];
+  spread: number[];
+}
+
+/** The skin pixels of `mask` within `OUTLIER_SPREADS` of the skin's median on every channel, with their statistics. */
+function trimOutliers(lab: Float32Array, mask: Uint8Array): Skin {
+  const all = indicesOf(mask);
+  const centre = [0, 1, 2].map((k) => channelMedian(lab, all, k));
+  const reach = [0, 1, 2].map((k) => OUTLIER_SPREADS * Math.max(channelMad(lab, all, k, centre[k]!), 1));
+  const kept = new Uint8Array(mask.length);
+  for (let n = 0; n < all.length; n++) {
+    const p = all[n]!;
+    let inside = 1;
+    for (let k = 0; k < 3; k++) if (Math.abs(lab[p * 3 + k]! - centre[k]!) > reach[k]!) inside = 0;
+    kept[p] = inside;
+  }
+  const indices = indicesOf(kept);
+  const median = [0, 1, 2].map((k) => channelMedian(lab, indices, k));
+  const spread = [0, 1, 2].map((k) => channelMad(lab, indices, k, median[k]!));
+  return { mask: kept, centre, reach, count: indices.length, median, spread };
+}
+
+function allPixels(count: number): Int32Array {
+  return Int32Array.from({ length: count }, (_, p) => p);
 }
 
 function clamp(v: number, lo: number, hi: number): number {

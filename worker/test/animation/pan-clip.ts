@@ -55,6 +55,19 @@ export function personAt(pan: Pan, index: number, x: number): Person {
   return (Object.keys(centres) as Person[]).reduce((best, person) => (Math.abs(centres[person] - photoX) < Math.abs(centres[best] - photoX) ? person : best));
 }
 
+/** Each person's face on the 960 px photo: x extent, and the y extent all three share. */
+const FACES: Record<Person, { left: number; right: number }> = { A: { left: 210, right: 300 }, B: { left: 417, right: 520 }, C: { left: 735, right: 838 } };
+const FACE_TOP = 112;
+const FACE_BOTTOM = 330;
+
+/** Where a person's face lies on frame `index` of the pan (it may reach past the frame's edges). */
+export function faceOnFrame(pan: Pan, index: number, person: Person): { x: number; y: number; width: number; height: number } {
+  const window = windowOf(pan, index);
+  const scale = pan.width / window.width;
+  const { left, right } = FACES[person];
+  return { x: (left - window.left) * scale, y: (FACE_TOP - window.top) * scale, width: (right - left) * scale, height: (FACE_BOTTOM - FACE_TOP) * scale };
+}
+
 /** An animated GIF of the pan, frame i shown for `delays[i]` ms, looping `loop` times (0: forever). */
 export async function panGif(pan: Pan, delays: number[], loop: number): Promise<Buffer> {
   const frames: Buffer[] = [];

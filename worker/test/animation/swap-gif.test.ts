@@ -7,7 +7,7 @@ import { detectFaces, type Face } from '../../src/faces/detect-faces';
 import { faceDistance } from '../../src/faces/face-distance';
 import { largestIndex } from '../../src/faces/face-order';
 import { loadHuman } from '../../src/faces/human';
-import { demoPhoto, panGif, personAt, type Pan, type Person } from './pan-clip';
+import { demoPhoto, faceOnFrame, panGif, personAt, type Pan, type Person } from './pan-clip';
 
 // A pan from people A and B to B and C: A leaves on the left half-way, C enters on the right.
 const PAN: Pan = { width: 480, height: 300, frames: 10, fromX: 150, toX: 420, y: 140, zoom: 1.1 };
@@ -37,6 +37,35 @@ async function gifFrames(bytes: Buffer): Promise<Face[][]> {
 }
 
 const centreX = (face: Face) => face.box.x + face.box.width / 2;
+
+async function rawFrames(bytes: Buffer): Promise<Buffer[]> {
+  const { data } = await sharp(bytes, { animated: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const size = PAN.width * PAN.height * 3;
+  return Array.from({ length: data.length / size }, (_, i) => data.subarray(i * size, (i + 1) * size));
+}
+
+type Span = ReturnType<typeof faceOnFrame>;
+
+/** The share of a face's width inside the frame (the pan moves sideways only). */
+const visibleShare = (face: Span) => Math.max(0, Math.min(PAN.width, face.x + face.width) - Math.max(0, face.x)) / face.width;
+
+/** Mean change per channel inside the face's visible part, beyond the mean change elsewhere (GIF re-quantisation). */
+function changeInside(before: Buffer, after: Buffer, face: Span): number {
+  const [left, right] = [Math.max(0, Math.round(face.x)), Math.min(PAN.width, Math.round(face.x + face.width))];
+  const [top, bottom] = [Math.max(0, Math.round(face.y)), Math.min(PAN.height, Math.round(face.y + face.height))];
+  let inside = 0;
+  let outside = 0;
+  for (let y = 0; y < PAN.height; y++) {
+    for (let x = 0; x < PAN.width; x++) {
+      const p = (y * PAN.width + x) * 3;
+      const change = Math.abs(before[p]! - after[p]!) + Math.abs(before[p + 1]! - after[p + 1]!) + Math.abs(before[p + 2]! - after[p + 2]!);
+      if (x >= left && x < right && y >= top && y < bottom) inside += change;
+      else outside += change;
+    }
+  }
+  const area = (right - left) * (bottom - top);
+  return inside / (3 * area) - outside / (3 * (PAN.width * PAN.height - area));
+}
 
 /** For every face of the input, who it is, and how its counterpart in the output compares to the original and to the source. */
 async function compare(input: Buffer, output: Buffer) {
@@ -92,6 +121,20 @@ describe('GIF swap', () => {
     expect(others.length).toBeGreaterThanOrEqual(test.followed === 'A' ? PAN.frames : 4);
     for (const face of followed) expect(face, `${face.person} on frame ${face.frame}`).toSatisfy(({ toOriginal }: typeof face) => toOriginal > 4);
     for (const face of others) expect(face, `${face.person} on frame ${face.frame}`).toSatisfy(({ toSource, toOriginal }: typeof face) => toOriginal < 3 && toOriginal < toSource);
+  });
+
+  // A leaves through the left edge half-way: the frames where their face is cut by the edge are
+  // the ones an unpadded detector missed, switching the swap off while the face was still visible.
+  it('swaps A on every frame where at least half of their face is in view, cut by the edge or not', async () => {
+    const result = await swapGif({ target: gif, source: await demoPhoto(2), targetFaceIndex: 0 });
+    const [before, after] = [await rawFrames(gif), await rawFrames(result.image)];
+    const inView = before.map((_, i) => faceOnFrame(PAN, i, 'A')).filter((face) => visibleShare(face) >= 0.5);
+    expect(inView.length).toBeGreaterThanOrEqual(4);
+    expect(inView.some((face) => visibleShare(face) < 1)).toBe(true);
+    before.forEach((frame, i) => {
+      const face = faceOnFrame(PAN, i, 'A');
+      if (visibleShare(face) >= 0.5) expect(changeInside(frame, after[i]!, face), `frame ${i}`).toBeGreaterThan(3);
+    });
   });
 
   it('refuses a GIF over the caps before any frame is decoded, and probeMedia measures it', async () => {

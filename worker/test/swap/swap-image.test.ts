@@ -9,6 +9,7 @@ import { largestIndex, type Box } from '../../src/faces/face-order';
 import { loadHuman } from '../../src/faces/human';
 import { swapImage } from '../../src/swap/swap-image';
 import { demoPhoto, demoPhotoAs } from '../faces/fixtures';
+import { deltaE, faceCentreLab, skinRingLab } from '../quality/tone';
 
 beforeAll(async () => {
   await loadHuman();
@@ -35,6 +36,7 @@ function changedOutside(before: DecodedImage, after: DecodedImage, boxes: Box[])
 /** A demo photo and its largest face (with its descriptor) as the engine finds it. */
 interface Analysed {
   bytes: Buffer;
+  image: DecodedImage;
   largest: Face;
 }
 
@@ -44,8 +46,8 @@ const analysed = new Map<number, Analysed>();
 beforeAll(async () => {
   for (const n of PHOTOS) {
     const bytes = await demoPhoto(n);
-    const { faces } = await decodeAndDetect(bytes);
-    analysed.set(n, { bytes, largest: faces[largestIndex(faces.map((face) => face.box))]! });
+    const { image, faces } = await decodeAndDetect(bytes);
+    analysed.set(n, { bytes, image, largest: faces[largestIndex(faces.map((face) => face.box))]! });
   }
 });
 
@@ -53,14 +55,25 @@ describe('image swap', () => {
   // Every ordered pair of the six demo photos, each represented by its largest face: the face an
   // image swap takes from the source and, without target_face_index, replaces in the target.
   const pairs = PHOTOS.flatMap((target) => PHOTOS.filter((source) => source !== target).map((source) => ({ target, source })));
+  const toneShifts: number[] = [];
 
-  it.each(pairs)('gives the largest face of photo $target the identity of photo $source, keeping its pose', async ({ target, source }) => {
+  it.each(pairs)('gives the largest face of photo $target the identity of photo $source, keeping its pose and skin tone', async ({ target, source }) => {
     const [to, from] = [analysed.get(target)!, analysed.get(source)!];
     const original = to.largest;
 
     const result = await swapImage({ target: to.bytes, mappings: [{ source: from.bytes }] });
-    const swapped = nearestFace(original, (await decodeAndDetect(result.image)).faces);
+    const after = await decodeAndDetect(result.image);
+    const swapped = nearestFace(original, after.faces);
     if (!swapped) throw new Error('no face found where the swapped face should be');
+
+    // Tone: the face centre keeps its colour, and stays close to the person's own skin around it
+    // (within ΔE 8, or within 4 more than the original face was where its light differs).
+    const centreBefore = faceCentreLab(to.image, original.box);
+    const centreAfter = faceCentreLab(after.image, original.box);
+    toneShifts.push(deltaE(centreBefore, centreAfter));
+    expect(deltaE(centreBefore, centreAfter)).toBeLessThanOrEqual(8);
+    const ownSkin = skinRingLab(to.image, original.box, centreBefore);
+    if (ownSkin) expect(deltaE(centreAfter, ownSkin)).toBeLessThanOrEqual(Math.max(8, deltaE(centreBefore, ownSkin) + 4));
 
     const toSource = faceDistance(swapped.descriptor!, from.largest.descriptor!);
     const toOriginal = faceDistance(swapped.descriptor!, original.descriptor!);
@@ -69,6 +82,11 @@ describe('image swap', () => {
     let offset = 0;
     for (let i = 0; i < original.mesh.length; i += 2) offset += Math.hypot(swapped.mesh[i]! - original.mesh[i]!, swapped.mesh[i + 1]! - original.mesh[i + 1]!);
     expect(offset / (original.mesh.length / 2)).toBeLessThan(0.08 * Math.min(original.box.width, original.box.height));
+  });
+
+  it('shifts the face centre colour by ΔE 4 or less on the median pair', () => {
+    expect(toneShifts).toHaveLength(pairs.length);
+    expect([...toneShifts].sort((a, b) => a - b)[pairs.length >> 1]).toBeLessThanOrEqual(4);
   });
 
   it('changes no pixel outside the swapped face box', async () => {

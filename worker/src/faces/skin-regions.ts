@@ -1,0 +1,29 @@
+/**
+ * Parts of the face that are not skin, as rectangles of Human's canonical UV map of the mesh
+ * (u across from the face's right ear to its left, v down from forehead to chin): eyes with their
+ * brows, the lips, the nostrils. Measured on the map: brows start at v 0.26, lower lids end at
+ * v 0.40, lip corners lie at u 0.38 / 0.62, lips span v 0.65-0.74, nostrils sit at v 0.59.
+ */
+const NOT_SKIN: readonly { u: [number, number]; v: [number, number] }[] = [
+  { u: [0.21, 0.46], v: [0.23, 0.43] },
+  { u: [0.54, 0.79], v: [0.23, 0.43] },
+  { u: [0.36, 0.64], v: [0.63, 0.76] },
+  { u: [0.4, 0.6], v: [0.565, 0.61] },
+];
+
+const isSkin = ([u, v]: readonly [number, number]) => !NOT_SKIN.some((r) => u >= r.u[0] && u <= r.u[1] && v >= r.v[0] && v <= r.v[1]);
+
+/**
+ * Per triangle of the mesh, 1 if all its corners are on skin (cheeks, forehead, nose, chin),
+ * 0 if it touches an eye, a brow, the lips, a nostril or the face outline (where the mesh's edge
+ * often takes in hair or background). Tone statistics are taken from these triangles only: eyes,
+ * brows and lips differ from person to person in ways that are not lighting.
+ */
+export function skinTriangles(triangles: Uint16Array, uv: readonly (readonly [number, number])[], rings: Uint8Array): Uint8Array {
+  const skin = new Uint8Array(triangles.length / 3);
+  for (let t = 0; t < triangles.length; t += 3) {
+    const corners = [triangles[t]!, triangles[t + 1]!, triangles[t + 2]!];
+    skin[t / 3] = corners.every((i) => rings[i]! > 0 && isSkin(uv[i]!)) ? 1 : 0;
+  }
+  return skin;
+}

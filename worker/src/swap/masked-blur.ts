@@ -1,0 +1,53 @@
+/**
+ * Low-pass of a 3-channel float image taken from the `mask` pixels only (normalised convolution):
+ * each output pixel is the weighted mean of the masked pixels around it, so pixels left out of the
+ * mask (eyes, lips, hair) neither darken nor tint it, and pixels outside the mask get the mean of
+ * their masked neighbourhood. Three passes of a separable box blur of `radius` approximate a
+ * Gaussian of sigma ~ `radius`. Returns the blurred channels and the blurred mask (the share of
+ * masked pixels nearby, 0 where there were none).
+ */
+export function maskedBlur(values: Float32Array, mask: Uint8Array, width: number, height: number, radius: number): { mean: Float32Array; weight: Float32Array } {
+  const stack = new Float32Array(width * height * 4);
+  for (let p = 0; p < mask.length; p++) {
+    if (!mask[p]) continue;
+    stack[p * 4] = values[p * 3]!;
+    stack[p * 4 + 1] = values[p * 3 + 1]!;
+    stack[p * 4 + 2] = values[p * 3 + 2]!;
+    stack[p * 4 + 3] = 1;
+  }
+  let blurred: Float32Array = stack;
+  for (let pass = 0; pass < 3; pass++) {
+    blurred = blurLines(blurred, width, height, radius, 4, width * 4);
+    blurred = blurLines(blurred, height, width, radius, width * 4, 4);
+  }
+  const mean = new Float32Array(width * height * 3);
+  const weight = new Float32Array(width * height);
+  for (let p = 0; p < weight.length; p++) {
+    const w = blurred[p * 4 + 3]!;
+    weight[p] = w;
+    if (w < 1e-6) continue;
+    mean[p * 3] = blurred[p * 4]! / w;
+    mean[p * 3 + 1] = blurred[p * 4 + 1]! / w;
+    mean[p * 3 + 2] = blurred[p * 4 + 2]! / w;
+  }
+  return { mean, weight };
+}
+
+/** Box-blurs `lines` lines of `length` pixels of 4 channels, zero beyond the ends; `step` moves along a line, `stride` to the next. */
+function blurLines(input: Float32Array, length: number, lines: number, radius: number, step: number, stride: number): Float32Array {
+  const out = new Float32Array(input.length);
+  const span = 2 * radius + 1;
+  for (let line = 0; line < lines; line++) {
+    const base = line * stride;
+    for (let k = 0; k < 4; k++) {
+      let sum = 0;
+      for (let i = 0; i <= Math.min(radius, length - 1); i++) sum += input[base + i * step + k]!;
+      for (let i = 0; i < length; i++) {
+        out[base + i * step + k] = sum / span;
+        if (i + radius + 1 < length) sum += input[base + (i + radius + 1) * step + k]!;
+        if (i - radius >= 0) sum -= input[base + (i - radius) * step + k]!;
+      }
+    }
+  }
+  return out;
+}
