@@ -18,9 +18,9 @@ export function computeOnPool(pool: ComputePool, thresholds: ScanThresholds): Co
     scan: async (input) => unwrap(await pool.run('scan', { ...input, thresholds })),
     detect: async (bytes) => unwrap(await pool.run('detect', { bytes })),
     engine: {
-      swapImage: (input, onProgress) => swapWithProgress(pool, input, onProgress),
-      swapGif: (input, onProgress) => swapGifOnPool(pool, input, onProgress),
-      swapVideo: (input, onProgress) => swapVideoOnPool(pool, input, onProgress),
+      swapImage: (input, onProgress, signal) => swapWithProgress(pool, input, onProgress, signal),
+      swapGif: (input, onProgress, signal) => swapGifOnPool(pool, input, onProgress, signal),
+      swapVideo: (input, onProgress, signal) => swapVideoOnPool(pool, input, onProgress, signal),
     },
   };
 }

@@ -11,9 +11,9 @@ type Progress = (percent: number) => void;
 
 /** The engine's entry points, as the compute pool offers them (progress reported as it goes). */
 export interface SwapEngine {
-  swapImage(input: Omit<SwapTask, 'progress'>, onProgress: Progress): Promise<SwapImageResult>;
-  swapGif(input: Omit<GifTask, 'progress'>, onProgress: Progress): Promise<SwapGifResult>;
-  swapVideo(input: Omit<VideoTask, 'progress'>, onProgress: Progress): Promise<SwapVideoResult>;
+  swapImage(input: Omit<SwapTask, 'progress'>, onProgress: Progress, signal?: AbortSignal): Promise<SwapImageResult>;
+  swapGif(input: Omit<GifTask, 'progress'>, onProgress: Progress, signal?: AbortSignal): Promise<SwapGifResult>;
+  swapVideo(input: Omit<VideoTask, 'progress'>, onProgress: Progress, signal?: AbortSignal): Promise<SwapVideoResult>;
 }
 
 /**
@@ -47,7 +47,8 @@ export interface Rendered {
 /**
  * Runs the engine for one swap: the target and the sources (by the URL they were fetched from)
  * in, the result's bytes out. Videos go through temporary files, so the thread holds only a few
- * decoded frames; the files themselves (within the byte caps) are held here.
+ * decoded frames; the files themselves (within the byte caps) are held here. `signal` (the job's)
+ * stops the render when its result could no longer be stored.
  */
 export async function renderSwap(
   engine: SwapEngine,
@@ -55,6 +56,7 @@ export async function renderSwap(
   target: Buffer,
   sources: Map<string, Buffer>,
   onProgress: Progress,
+  signal?: AbortSignal,
 ): Promise<Rendered> {
   const firstSource = () => [...sources.values()][0]!;
 
@@ -64,7 +66,7 @@ export async function renderSwap(
       const mappings = [
         { source: firstSource(), targetFaceIndex: params.target_face_index, enableFaceEnhancer: params.enable_face_enhancer },
       ];
-      return renderedImage(await engine.swapImage({ target, mappings }, onProgress));
+      return renderedImage(await engine.swapImage({ target, mappings }, onProgress, signal));
     }
     case 'multi_face_image': {
       const params = paramsOf(row, 'multi_face_image');
@@ -73,11 +75,11 @@ export async function renderSwap(
         targetFaceIndex: face.face_index,
         enableFaceEnhancer: face.enable_face_enhancer ?? params.enable_face_enhancer,
       }));
-      return renderedImage(await engine.swapImage({ target, mappings }, onProgress));
+      return renderedImage(await engine.swapImage({ target, mappings }, onProgress, signal));
     }
     case 'gif': {
       const params = paramsOf(row, 'gif');
-      const result = await engine.swapGif({ target, source: firstSource(), ...singleFace(params) }, onProgress);
+      const result = await engine.swapGif({ target, source: firstSource(), ...singleFace(params) }, onProgress, signal);
       return { bytes: result.image, kind: 'gif', mimeType: mimeTypeOf('gif') };
     }
     case 'video': {
@@ -101,6 +103,7 @@ export async function renderSwap(
             keepAudio: params.keep_audio ?? true,
           },
           onProgress,
+          signal,
         );
         return { bytes: await readFile(output), kind: 'mp4', mimeType: mimeTypeOf('mp4') };
       } finally {

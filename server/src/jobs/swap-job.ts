@@ -98,7 +98,7 @@ async function processSwap(deps: SwapDeps, job: Job<SwapJob>): Promise<void> {
     if (!row) return; // canceled while its inputs were loading
 
     const progress = progressWriter(db, swapId);
-    const result = await renderSwap(deps.engine, row, target, sources, progress.report);
+    const result = await renderSwap(deps.engine, row, target, sources, progress.report, job.signal);
     await progress.flush();
     await storeResult(deps, swapId, result);
   } catch (error) {

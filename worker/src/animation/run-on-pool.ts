@@ -17,11 +17,21 @@ async function withProgress<T>(onProgress: (percent: number) => void, work: (por
 }
 
 /** A GIF swap on the pool, with the thread's progress reports delivered to `onProgress`. */
-export function swapGifOnPool(pool: ComputePool, input: Omit<GifTask, 'progress'>, onProgress: (percent: number) => void): Promise<SwapGifResult> {
-  return withProgress(onProgress, async (port) => unwrap(await pool.run('gif', { ...input, progress: port }, [port])));
+export function swapGifOnPool(
+  pool: ComputePool,
+  input: Omit<GifTask, 'progress'>,
+  onProgress: (percent: number) => void,
+  signal?: AbortSignal,
+): Promise<SwapGifResult> {
+  return withProgress(onProgress, async (port) => unwrap(await pool.run('gif', { ...input, progress: port }, { transferList: [port], signal })));
 }
 
 /** A video swap on the pool (file paths in and out), with progress delivered to `onProgress`. */
-export function swapVideoOnPool(pool: ComputePool, input: Omit<VideoTask, 'progress'>, onProgress: (percent: number) => void): Promise<SwapVideoResult> {
-  return withProgress(onProgress, async (port) => unwrap(await pool.run('video', { ...input, progress: port }, [port])));
+export function swapVideoOnPool(
+  pool: ComputePool,
+  input: Omit<VideoTask, 'progress'>,
+  onProgress: (percent: number) => void,
+  signal?: AbortSignal,
+): Promise<SwapVideoResult> {
+  return withProgress(onProgress, async (port) => unwrap(await pool.run('video', { ...input, progress: port }, { transferList: [port], signal })));
 }

@@ -10,9 +10,18 @@ import type { SwapTask } from './tasks';
 type Tasks = { [K in keyof typeof tasks as (typeof tasks)[K] extends (input: never) => unknown ? K : never]: (typeof tasks)[K] };
 type TaskName = keyof Tasks & string;
 
+/**
+ * Which lane a task runs in. Renders (image, GIF and video swaps) take seconds to an hour;
+ * scans and detections take a fraction of a second and a create waits on its scan. In one FIFO
+ * queue a few long renders would hold every thread, and creates would time out behind them.
+ */
+const LANE_OF: Record<TaskName, 'render' | 'quick'> = { swap: 'render', gif: 'render', video: 'render', scan: 'quick', detect: 'quick' };
+
 export interface ComputePoolOptions {
-  /** Worker threads; each holds its own copy of the models. Default: one per core. */
+  /** Render threads (swaps); each holds its own copy of the models. Default: one per core. */
   threads?: number;
+  /** Threads for scans and face detection, beside the render threads. Default: 1. */
+  quickThreads?: number;
   /** Memory for prepared sources shared by the threads (see `PreparedSourceCache`). */
   sourceCacheBytes?: number;
 }
@@ -23,7 +32,7 @@ export interface ComputePoolOptions {
  * thread loads its models once, on first use.
  */
 export class ComputePool {
-  private readonly piscina: Piscina;
+  private readonly lanes: Record<'render' | 'quick', Piscina>;
   /**
    * Prepared sources for every thread. The cache lives here, on the main thread, rather than in
    * each thread: piscina hands a task to whichever thread is free, so a per-thread cache would miss
@@ -35,22 +44,32 @@ export class ComputePool {
   constructor(options: ComputePoolOptions = {}) {
     const threads = options.threads ?? os.availableParallelism();
     this.sources = new PreparedSourceCache(options.sourceCacheBytes);
-    this.piscina = new Piscina({
-      filename: new URL('./thread.mjs', import.meta.url).href,
-      minThreads: 1,
-      maxThreads: threads,
-      // A model and a decoded frame or two per thread; idle threads are kept to keep models warm.
-      idleTimeout: 10 * 60_000,
-    });
+    const lane = (maxThreads: number) =>
+      new Piscina({
+        filename: new URL('./thread.mjs', import.meta.url).href,
+        minThreads: 1,
+        maxThreads,
+        // A model and a decoded frame or two per thread; idle threads are kept to keep models warm.
+        idleTimeout: 10 * 60_000,
+      });
+    this.lanes = { render: lane(threads), quick: lane(options.quickThreads ?? 1) };
   }
 
-  /** `transferList` moves ports (progress channels) and large buffers to the thread instead of copying. */
-  run<N extends TaskName>(name: N, input: Parameters<Tasks[N]>[0], transferList?: readonly MessagePort[]): ReturnType<Tasks[N]> {
-    return this.piscina.run({ task: name, input }, { transferList: transferList as MessagePort[] | undefined }) as ReturnType<Tasks[N]>;
+  /**
+   * `transferList` moves ports (progress channels) and large buffers to the thread instead of
+   * copying. `signal` withdraws a queued task, and stops a running one by ending its thread (the
+   * lane starts a fresh one): work whose result can no longer be used (its job expired or was
+   * taken over) stops holding a thread. The task then rejects with piscina's AbortError.
+   */
+  run<N extends TaskName>(name: N, input: Parameters<Tasks[N]>[0], options: { transferList?: readonly MessagePort[]; signal?: AbortSignal } = {}): ReturnType<Tasks[N]> {
+    return this.lanes[LANE_OF[name]].run(
+      { task: name, input },
+      { transferList: options.transferList as MessagePort[] | undefined, signal: options.signal },
+    ) as ReturnType<Tasks[N]>;
   }
 
-  destroy(): Promise<void> {
-    return this.piscina.destroy();
+  async destroy(): Promise<void> {
+    await Promise.all([this.lanes.render.destroy(), this.lanes.quick.destroy()]);
   }
 }
 
@@ -62,13 +81,14 @@ export async function swapWithProgress(
   pool: ComputePool,
   input: Omit<SwapTask, 'progress'>,
   onProgress: (percent: number) => void,
+  signal?: AbortSignal,
 ): Promise<SwapImageResult> {
   const { port1, port2 } = new MessageChannel();
   port1.on('message', (percent: number) => onProgress(percent));
   const keys = input.mappings.map((mapping) => sourceKey(mapping.source));
   const mappings = input.mappings.map((mapping, i) => ({ ...mapping, prepared: pool.sources.get(keys[i]!) }));
   try {
-    const { prepared, ...result } = unwrap(await pool.run('swap', { ...input, mappings, progress: port2 }, [port2]));
+    const { prepared, ...result } = unwrap(await pool.run('swap', { ...input, mappings, progress: port2 }, { transferList: [port2], signal }));
     prepared.forEach((source, i) => source && pool.sources.set(keys[i]!, source));
     return result;
   } finally {
