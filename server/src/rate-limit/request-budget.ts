@@ -72,17 +72,23 @@ export async function spendRequest(db: Db, apiKeyId: string, limits: BudgetLimit
   };
 }
 
-/** Requests counted for each key in the current sliding minute and UTC day (read-only). */
+/**
+ * Requests counted for each key in the current sliding minute and UTC day, read from the rows
+ * doppel_spend_request keeps (read-only): the ring's admissions still in the window, and the
+ * day's count when it is today's.
+ */
 export async function budgetUsage(db: Db, apiKeyIds: string[]): Promise<Map<string, { minute: number; today: number }>> {
   const usage = new Map(apiKeyIds.map((id) => [id, { minute: 0, today: 0 }]));
   if (apiKeyIds.length === 0) return usage;
   const { rows } = await sql<{ api_key_id: string; minute: number; today: number }>`
-    select k.id as api_key_id,
-      (select count(*)::int from rate_limit_hits h
-        where h.api_key_id = k.id and h.at > clock_timestamp() - make_interval(secs => ${WINDOW_SECONDS})) as minute,
-      coalesce((select d.count from rate_limit_days d
-        where d.api_key_id = k.id and d.day = (clock_timestamp() at time zone 'utc')::date), 0) as today
-    from unnest(${apiKeyIds}::text[]) as k(id)
+    select b.api_key_id,
+      (select count(*)::int from rate_limit_admissions a
+        where a.api_key_id = b.api_key_id
+          and (a.slot - b.tail + b.ring_size) % b.ring_size < b.in_window
+          and a.at > clock_timestamp() - make_interval(secs => ${WINDOW_SECONDS})) as minute,
+      case when b.day = (clock_timestamp() at time zone 'utc')::date then b.day_count else 0 end as today
+    from rate_limit_budgets b
+    where b.api_key_id = any(${apiKeyIds}::text[])
   `.execute(db);
   for (const row of rows) usage.set(row.api_key_id, { minute: row.minute, today: row.today });
   return usage;
