@@ -64,5 +64,5 @@ export async function runMaintenance(deps: { db: Db; storage: Storage; config: C
     await db.deleteFrom('face_detect_tasks').where('id', 'in', detections.map((task) => task.id)).execute();
   }
 
-  await failStuckSwaps(db, deps.boss);
+  await failStuckSwaps(db, deps.boss, storage);
 }

@@ -1,5 +1,7 @@
 import { makeThumbnail, type ThumbnailBox } from '@doppel/worker';
-import type { StoredInput } from '../db/stored-inputs';
+import type { Db } from '../db/connect';
+import type { SwapRow } from '../db/schema';
+import type { StoredInput, SwapInputs } from '../db/stored-inputs';
 import { thumbnailKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
 
@@ -24,4 +26,21 @@ export async function retireInputs(storage: Storage, taskId: string, inputs: Ret
     if (thumbnail) await storage.put(thumbnailKey(taskId, input.role), thumbnail, 'image/jpeg');
   }
   await storage.delete(inputs.map((input) => input.key));
+}
+
+const ENDED: readonly SwapRow['status'][] = ['done', 'failed', 'canceled'];
+
+/**
+ * A swap's inputs retired once it has ended, however it ended (its job, a cancel, the dead-letter
+ * handler, the maintenance sweep); nothing for a swap still running. Rows written by hand (an
+ * operator's, a test's) may lack inputs: those that are there are retired.
+ */
+export async function retireSwapInputs(db: Db, storage: Storage, swapId: string): Promise<void> {
+  const row = await db.selectFrom('swaps').select(['status', 'inputs']).where('id', '=', swapId).executeTakeFirst();
+  if (!row || !ENDED.includes(row.status)) return;
+  const { target, sources = [] }: Partial<SwapInputs> = row.inputs;
+  await retireInputs(storage, swapId, [
+    ...(target ? [{ role: 'target', ...target }] : []),
+    ...sources.map((source, i) => ({ role: `source${i + 1}`, ...source })),
+  ]);
 }

@@ -13,6 +13,7 @@ import { runFaceDetectJob, type FaceDetectDeps } from './face-detect-job';
 import { failSwap } from './finish-swap';
 import { MAINTENANCE_SCHEDULE, runMaintenance } from './maintenance-job';
 import { INTERNAL_FAILURE, runSwapJob, type SwapDeps } from './swap-job';
+import { retireSwapInputs } from './retire-inputs';
 
 export interface WorkerDeps {
   config: Config;
@@ -84,6 +85,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     // A swap whose job ran out of attempts (its workers kept dying) ends failed and refunded.
     await consume(queues.swapDead.name, 1, async (job) => {
       await failSwap(deps.db, boss, job.data.swapId, INTERNAL_FAILURE);
+      await retireSwapInputs(deps.db, deps.storage, job.data.swapId);
     });
   }
   await consume(queues.maintenance.name, 1, () => runMaintenance(deps));

@@ -9,7 +9,7 @@ import type { Storage } from '../storage/storage';
 import { claimSwap, startSwapProcessing } from '../tasks/swaps';
 import { completeSwap, failSwap } from './finish-swap';
 import { progressWriter } from './progress-writer';
-import { retireInputs } from './retire-inputs';
+import { retireSwapInputs } from './retire-inputs';
 import { renderSwap, type Rendered, type SwapEngine } from './render-swap';
 
 export interface SwapDeps {
@@ -63,23 +63,13 @@ async function storeResult(deps: SwapDeps, swapId: string, result: Rendered): Pr
   if (!completed) await deps.storage.delete([key]);
 }
 
-const ENDED: readonly SwapRow['status'][] = ['done', 'failed', 'canceled'];
-
-/** Once the swap has ended (by this job, another attempt or a cancel), its inputs go. */
-async function retireSwapInputs(deps: SwapDeps, swapId: string): Promise<void> {
-  const row = await readSwap(deps.db, swapId);
-  if (!row || !ENDED.includes(row.status)) return;
-  const { target, sources } = row.inputs;
-  await retireInputs(deps.storage, swapId, [{ role: 'target', ...target }, ...sources.map((s, i) => ({ role: `source${i + 1}`, ...s }))]);
-}
-
 /**
  * queued -> preparing -> processing -> done, or failed with a reason and a refund. The inputs
  * are retired once the swap has ended; a job that throws (to be retried) keeps them.
  */
 export async function runSwapJob(deps: SwapDeps, job: Job<SwapJob>): Promise<void> {
   await processSwap(deps, job);
-  await retireSwapInputs(deps, job.data.swapId);
+  await retireSwapInputs(deps.db, deps.storage, job.data.swapId);
 }
 
 async function processSwap(deps: SwapDeps, job: Job<SwapJob>): Promise<void> {

@@ -1,6 +1,9 @@
+import { THUMBNAIL_SIZE } from '@doppel/worker';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { runMaintenance } from '../../src/jobs/maintenance-job';
+import { thumbnailKey } from '../../src/storage/keys';
 import { INTERNAL_FAILURE } from '../../src/jobs/swap-job';
 import { queues, sendJob } from '../../src/queue/boss';
 import { insertFaceDetectTask } from '../../src/tasks/face-detect-tasks';
@@ -82,7 +85,18 @@ describe('maintenance', () => {
   it('fails and refunds swaps that no job will ever finish, and leaves those a job still holds', async () => {
     const account = await t.createAccount({ credits: 5 });
     const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
-    const orphaned = await insertSwap(t.db, swapRow(account, { status: 'processing', updated_at: minutesAgo(5), webhook_url: 'https://hooks.example.com/x' }));
+    const photo = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c08040' } }).jpeg().toBuffer();
+    const targetKey = 'inputs/swp_orphaned/target-a.jpg';
+    await t.services.storage.put(targetKey, photo, 'image/jpeg');
+    const orphaned = await insertSwap(
+      t.db,
+      swapRow(account, {
+        status: 'processing',
+        updated_at: minutesAgo(5),
+        webhook_url: 'https://hooks.example.com/x',
+        inputs: JSON.stringify({ target: { key: targetKey, kind: 'jpeg', mimeType: 'image/jpeg' }, sources: [] }),
+      }),
+    );
     const queuedWithJob = await insertSwap(t.db, swapRow(account, { status: 'queued', updated_at: minutesAgo(5) }));
     await sendJob(t.services.boss, t.db, queues.swap.name, { swapId: queuedWithJob.id });
     const justCreated = await insertSwap(t.db, swapRow(account, { status: 'queued' }));
@@ -95,5 +109,9 @@ describe('maintenance', () => {
     expect((await status(justCreated.id)).status).toBe('queued');
     const events = await t.db.selectFrom('webhook_events').select(['swap_id', 'event_type']).where('swap_id', '=', orphaned.id).execute();
     expect(events).toEqual([{ swap_id: orphaned.id, event_type: 'swap.failed' }]);
+    // Its upload is retired like any ended swap's: deleted, a thumbnail kept in its place.
+    await expect(t.services.storage.get(targetKey)).rejects.toThrow();
+    const thumbnail = await sharp(await t.services.storage.get(thumbnailKey(orphaned.id, 'target'))).metadata();
+    expect([thumbnail.format, thumbnail.width]).toEqual(['jpeg', THUMBNAIL_SIZE]);
   });
 });
