@@ -56,7 +56,7 @@ export class AuthBlocks {
 
   /** Whether this client address is over its failure budget for the current minute. */
   async blockOf(client: string): Promise<AuthBlock | null> {
-    if (!this.notifications.listening) return this.blockInDatabase(client);
+    if (!this.notifications.listening) return readBlock(this.db, client, this.failuresPerMinute);
     if (!this.synced) await this.sync();
     const resetAt = this.blocked.get(client);
     if (resetAt === undefined) return null;
@@ -92,10 +92,6 @@ export class AuthBlocks {
     if (generation !== this.generation) return;
     for (const row of rows) this.note(row.client, row.reset_at);
     this.synced = true;
-  }
-
-  private blockInDatabase(client: string): Promise<AuthBlock | null> {
-    return readBlock(this.db, client, this.failuresPerMinute);
   }
 }
 

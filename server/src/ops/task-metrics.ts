@@ -5,7 +5,7 @@ import { BOSS_SCHEMA, queues } from '../queue/boss';
 import type { Metrics } from './metrics';
 
 /** How long one reading of the database's figures serves scrapes: counting rows is not free. */
-export const TASK_METRICS_TTL_MS = 10_000;
+const TASK_METRICS_TTL_MS = 10_000;
 
 /** `load`, run at most once per `ttlMs`: calls in between share the last reading. */
 function cached<T>(ttlMs: number, load: () => Promise<T>): () => Promise<T> {
