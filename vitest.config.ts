@@ -4,8 +4,11 @@ export default defineConfig({
   test: {
     projects: [
       'contract',
+      'core',
+      'engine',
       'server',
       'worker',
+      'launcher',
       'sdk',
       'examples',
       // Checks of the workspace as a whole, such as its import boundaries.

@@ -6,7 +6,7 @@ export default defineProject({
     include: ['**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     // The create-and-wait test runs the real service, whose test support clones this database.
-    globalSetup: ['../server/test/support/global-database.ts'],
+    globalSetup: ['../core/test/support/global-database.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
   },

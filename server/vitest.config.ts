@@ -4,7 +4,7 @@ export default defineProject({
   test: {
     name: 'server',
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-database.ts'],
+    globalSetup: ['../core/test/support/global-database.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

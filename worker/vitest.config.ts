@@ -3,10 +3,9 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   test: {
     name: 'worker',
-    include: ['**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**'],
-    // Model loading and real swaps take seconds on 2 cores.
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['../core/test/support/global-database.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../server/test/support/app';
-import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../../server/test/support/intake-world';
-import { makeJpeg } from '../../server/test/support/media-files';
+import type { TestApp } from '@doppel/server/testing/app';
+import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '@doppel/launcher/testing/intake-world';
+import { makeJpeg } from '@doppel/core/testing/media-files';
 import { main } from '../create-and-wait';
 
 let world: IntakeWorld;

@@ -7,15 +7,15 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
-import { issueApiKey } from '../src/accounts/api-keys';
-import { grantCredits } from '../src/accounts/credits';
-import { createUser } from '../src/accounts/users';
-import { loadConfig } from '../src/config';
-import { freePort } from '../src/free-port';
-import { openRuntime, type Runtime } from '../src/runtime';
-import { startDohServer } from '../test/support/doh-server';
-import { sendBytes, startMediaServer } from '../test/support/media-server';
-import { createTestCa } from '../test/support/test-ca';
+import { issueApiKey } from '@doppel/core/accounts/api-keys';
+import { grantCredits } from '@doppel/core/accounts/credits';
+import { createUser } from '@doppel/core/accounts/users';
+import { loadConfig } from '@doppel/core/config';
+import { freePort } from '@doppel/core/free-port';
+import { openRuntime, type Runtime } from '@doppel/core/runtime';
+import { startDohServer } from '@doppel/core/testing/doh-server';
+import { sendBytes, startMediaServer } from '@doppel/core/testing/media-server';
+import { createTestCa } from '@doppel/core/testing/test-ca';
 import type { LoadResult, LoadScenario } from './load';
 
 /**
@@ -45,7 +45,7 @@ const demo = (n: number) =>
 const children = new Set<ChildProcess>();
 function startChild(args: string[], env: Record<string, string> = {}): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: serverDir,
+    cwd: path.join(serverDir, '../launcher'),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -17,10 +17,10 @@ import { healthRoutes } from './ops/health';
 import { createMetrics, instrumentRequests, serveMetrics, type Metrics } from './ops/metrics';
 import { registerTaskMetrics } from './ops/task-metrics';
 import { apiRoutes } from './routes/api-routes';
-import { createLogger } from './logging';
-import type { Runtime } from './runtime';
-import type { Services } from './services';
-import { LocalStorage } from './storage/local-storage';
+import { createLogger } from '@doppel/core/logging';
+import type { Runtime } from '@doppel/core/runtime';
+import type { Services } from '@doppel/core/services';
+import { LocalStorage } from '@doppel/core/storage/local-storage';
 import { serveLocalFiles } from './storage/serve-local-files';
 import { IntakeBudget } from './intake/intake-budget';
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { findLiveKey, markKeysUsed } from '../accounts/api-keys';
-import type { Db } from '../db/connect';
-import { ApiError } from '../errors';
-import { NotifiedCache } from '../queue/notified-cache';
-import { hashApiKey, looksLikeApiKey } from './api-keys';
-import { AuthBlocks, throttledNetwork } from './auth-throttle';
+import { findLiveKey, markKeysUsed } from '@doppel/core/accounts/api-keys';
+import type { Db } from '@doppel/core/db/connect';
+import { ApiError } from '@doppel/core/errors';
+import { NotifiedCache } from '@doppel/core/queue/notified-cache';
+import { hashApiKey, looksLikeApiKey } from '@doppel/core/keys/key-format';
+import { AuthBlocks, throttledNetwork } from '@doppel/core/auth/auth-throttle';
 import { LAST_USED_RESOLUTION_MS, LastUsedRecorder } from './last-used';
 
 /** The key (and its user) a request was authenticated with. */

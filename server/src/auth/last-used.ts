@@ -1,5 +1,5 @@
-import { markKeysUsed } from '../accounts/api-keys';
-import type { Db } from '../db/connect';
+import { markKeysUsed } from '@doppel/core/accounts/api-keys';
+import type { Db } from '@doppel/core/db/connect';
 
 /** `last_used_at` is as fresh as this: keys used meanwhile are stamped together, once a period. */
 export const LAST_USED_RESOLUTION_MS = 60_000;

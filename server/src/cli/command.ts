@@ -1,4 +1,4 @@
-import type { Runtime } from '../runtime';
+import type { Runtime } from '@doppel/core/runtime';
 
 /** What a command prints: `json` with --json, `text` otherwise; `notice` goes to stderr in both cases. */
 export interface Result {

@@ -1,4 +1,4 @@
-import { DatabaseUnavailableError } from '../db/unavailable';
+import { DatabaseUnavailableError } from '@doppel/core/db/unavailable';
 
 /** A failure the operator can act on; the CLI prints its message as one line on stderr. */
 export class CliError extends Error {

@@ -1,6 +1,6 @@
-import { loadConfig } from '../config';
-import { isMigrated } from '../db/migrate';
-import { openRuntime } from '../runtime';
+import { loadConfig } from '@doppel/core/config';
+import { isMigrated } from '@doppel/core/db/migrate';
+import { openRuntime } from '@doppel/core/runtime';
 import { parseCommandLine } from './arguments';
 import type { Action, Command } from './command';
 import { apiDisable, apiEnable, apiStatus } from './commands/api';

@@ -1,5 +1,5 @@
-import type { Balances } from '../accounts/credits';
-import { creditBuckets } from '../db/schema';
+import type { Balances } from '@doppel/core/accounts/credits';
+import { creditBuckets } from '@doppel/core/db/schema';
 import type { Result } from './command';
 
 /** Aligned `label  value` lines. */

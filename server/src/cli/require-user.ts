@@ -1,5 +1,5 @@
-import { findUser } from '../accounts/users';
-import type { Db } from '../db/connect';
+import { findUser } from '@doppel/core/accounts/users';
+import type { Db } from '@doppel/core/db/connect';
 import { CliError } from './errors';
 
 /** Commands naming a user fail on a typo instead of showing an empty result. */

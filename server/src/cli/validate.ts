@@ -1,4 +1,4 @@
-import { creditBuckets, type CreditBucket } from '../db/schema';
+import { creditBuckets, type CreditBucket } from '@doppel/core/db/schema';
 import { UsageError } from './errors';
 
 // A sanity check against typos, not RFC 5322: something@domain.tld without spaces.

@@ -1,6 +1,6 @@
 import { dashboardContract, type DashboardKey } from '@doppel/contract/dashboard';
-import { issueApiKey, listApiKeys, revokeUserApiKey } from '../accounts/api-keys';
-import type { ApiKeyRow } from '../db/schema';
+import { issueApiKey, listApiKeys, revokeUserApiKey } from '@doppel/core/accounts/api-keys';
+import type { ApiKeyRow } from '@doppel/core/db/schema';
 import { tsRest } from '../routes/ts-rest';
 import { notFound } from './errors';
 import { sessionOf } from './session-guard';

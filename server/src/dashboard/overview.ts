@@ -1,10 +1,10 @@
 import { dashboardContract } from '@doppel/contract/dashboard';
-import { listApiKeys } from '../accounts/api-keys';
-import { dailyCreditsSpent, getBalances } from '../accounts/credits';
-import { budgetUsage } from '../rate-limit/request-budget';
-import { listScopedSwaps } from '../tasks/list-swaps';
-import { toPublicSwap } from '../tasks/public-swap';
-import { dailySwapCounts } from '../tasks/swaps';
+import { listApiKeys } from '@doppel/core/accounts/api-keys';
+import { dailyCreditsSpent, getBalances } from '@doppel/core/accounts/credits';
+import { budgetUsage } from '@doppel/core/rate-limit/request-budget';
+import { listScopedSwaps } from '@doppel/core/tasks/list-swaps';
+import { toPublicSwap } from '@doppel/core/tasks/public-swap';
+import { dailySwapCounts } from '@doppel/core/tasks/swaps';
 import { tsRest } from '../routes/ts-rest';
 import { sessionOf } from './session-guard';
 

@@ -1,9 +1,9 @@
 import { DASHBOARD_API_PREFIX, dashboardContract } from '@doppel/contract/dashboard';
-import { makeThumbnail } from '@doppel/worker';
-import { thumbnailKey } from '../storage/keys';
-import type { Storage } from '../storage/storage';
-import { findUserFaceDetectTask, listUserFaceDetectTasks, toFaceDetectTask } from '../tasks/face-detect-tasks';
-import { findUserSwap } from '../tasks/swaps';
+import { makeThumbnail } from '@doppel/engine';
+import { thumbnailKey } from '@doppel/core/storage/keys';
+import type { Storage } from '@doppel/core/storage/storage';
+import { findUserFaceDetectTask, listUserFaceDetectTasks, toFaceDetectTask } from '@doppel/core/tasks/face-detect-tasks';
+import { findUserSwap } from '@doppel/core/tasks/swaps';
 import { tsRest } from '../routes/ts-rest';
 import { notFound } from './errors';
 import { sessionOf } from './session-guard';

@@ -3,7 +3,7 @@ import { CSRF_HEADER, DASHBOARD_API_PREFIX, DASHBOARD_PATH } from '@doppel/contr
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DashboardApiError } from './errors';
-import { findSession, type DashboardSession, type NewSession } from './sessions';
+import { findSession, type DashboardSession, type NewSession } from '@doppel/core/dashboard/sessions';
 
 export const SESSION_COOKIE = 'doppel_session';
 

@@ -1,14 +1,14 @@
 import { dashboardContract, type Session } from '@doppel/contract/dashboard';
-import { findUser, findUserByEmail } from '../accounts/users';
-import type { Db } from '../db/connect';
+import { findUser, findUserByEmail } from '@doppel/core/accounts/users';
+import type { Db } from '@doppel/core/db/connect';
 import { tsRest } from '../routes/ts-rest';
 import { DashboardApiError } from './errors';
-import { consumeInvite } from './invites';
+import { consumeInvite } from '@doppel/core/dashboard/invites';
 import { hashPassword, UNUSABLE_HASH, verifyPassword } from './password-hash';
 import { clearSessionCookie, sessionOf, setSessionCookie, type CookieReply } from './session-guard';
-import { endSession, endUserSessions, startSession, type DashboardSession } from './sessions';
+import { endSession, endUserSessions, startSession, type DashboardSession } from '@doppel/core/dashboard/sessions';
 import { refuseThrottledSignIn, recordFailedSignIn } from './sign-in-throttle';
-import { findPasswordHash, setPasswordHash } from './user-passwords';
+import { findPasswordHash, setPasswordHash } from '@doppel/core/dashboard/user-passwords';
 
 const secureCookies = (publicUrl: string) => publicUrl.startsWith('https:');
 

@@ -1,5 +1,5 @@
-import { countFailure, readBlock, throttledNetwork } from '../auth/auth-throttle';
-import type { Db } from '../db/connect';
+import { countFailure, readBlock, throttledNetwork } from '@doppel/core/auth/auth-throttle';
+import type { Db } from '@doppel/core/db/connect';
 import { DashboardApiError } from './errors';
 
 /** Failed sign-ins allowed per minute from one address, and against one account from anywhere. */

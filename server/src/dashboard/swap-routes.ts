@@ -1,12 +1,12 @@
 import { cancelableSwapStatuses, type SwapStatus } from '@doppel/contract';
 import { DASHBOARD_API_PREFIX, dashboardContract, type SwapDetail } from '@doppel/contract/dashboard';
-import { listScopedSwaps } from '../tasks/list-swaps';
-import { toPublicSwap } from '../tasks/public-swap';
-import { decodeSwapCursor } from '../tasks/swap-cursor';
-import { cancelSwap as cancelKeySwap, findUserSwap } from '../tasks/swaps';
-import type { SwapRow } from '../db/schema';
+import { listScopedSwaps } from '@doppel/core/tasks/list-swaps';
+import { toPublicSwap } from '@doppel/core/tasks/public-swap';
+import { decodeSwapCursor } from '@doppel/core/tasks/swap-cursor';
+import { cancelSwap as cancelKeySwap, findUserSwap } from '@doppel/core/tasks/swaps';
+import type { SwapRow } from '@doppel/core/db/schema';
 import { tsRest } from '../routes/ts-rest';
-import { findEventSwapId, listDeliveries, redeliver, type WebhookEventView } from '../webhooks/deliveries';
+import { findEventSwapId, listDeliveries, redeliver, type WebhookEventView } from '@doppel/core/webhooks/deliveries';
 import { DashboardApiError, notFound } from './errors';
 import { sessionOf } from './session-guard';
 import { SwapInputKeysSchema } from './stored-inputs';

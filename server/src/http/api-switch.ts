@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../errors';
-import { NotifiedCache } from '../queue/notified-cache';
-import { API_ENABLED, isApiEnabled } from '../settings';
+import { ApiError } from '@doppel/core/errors';
+import { NotifiedCache } from '@doppel/core/queue/notified-cache';
+import { API_ENABLED, isApiEnabled } from '@doppel/core/settings';
 
 /** How long a caller is told to wait while the operator has the API switched off. */
 const DISABLED_RETRY_AFTER_SECONDS = 60;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { ApiError } from '../errors';
+import { ApiError } from '@doppel/core/errors';
 import { newRequestId, REQUEST_ID_HEADER } from './request-id';
 
 /** File descriptors kept back from client connections: files, DNS, media fetches, the engine. */

@@ -1,9 +1,9 @@
-import type { KeyVault } from '../auth/key-vault';
-import type { Config } from '../config';
-import type { Db } from '../db/connect';
+import type { KeyVault } from '@doppel/core/keys/key-vault';
+import type { Config } from '@doppel/core/config';
+import type { Db } from '@doppel/core/db/connect';
 import type { IntakeBudget } from '../intake/intake-budget';
 import type { Metrics } from '../ops/metrics';
-import type { Services } from '../services';
+import type { Services } from '@doppel/core/services';
 import type { Drain } from './drain';
 
 /** The services every route and hook reaches through `request.server.deps`. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../errors';
+import { ApiError } from '@doppel/core/errors';
 
 /** What a caller is told to wait before retrying against another (or the restarted) process. */
 const DRAINING_RETRY_AFTER_SECONDS = 5;

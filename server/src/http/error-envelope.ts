@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../db/unavailable';
-import { ApiError } from '../errors';
+import { isDatabaseUnavailable } from '@doppel/core/db/unavailable';
+import { ApiError } from '@doppel/core/errors';
 import { notJson } from './json-body';
 import { REQUEST_ID_HEADER } from './request-id';
 

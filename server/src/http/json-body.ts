@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../errors';
+import { ApiError } from '@doppel/core/errors';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,6 +1,6 @@
 import type { RequestValidationError } from '@ts-rest/fastify';
 import type { ZodError } from 'zod';
-import { ApiError } from '../errors';
+import { ApiError } from '@doppel/core/errors';
 
 const MAX_ISSUES = 5;
 

@@ -1,15 +1,15 @@
 import type { Caller } from '../auth/authenticate';
-import type { Config } from '../config';
-import type { Db } from '../db/connect';
-import { newId } from '../ids';
-import type { FetchGuard } from '../media/fetch-guard';
+import type { Config } from '@doppel/core/config';
+import type { Db } from '@doppel/core/db/connect';
+import { newId } from '@doppel/core/ids';
+import type { FetchGuard } from '@doppel/core/media/fetch-guard';
 import { fetchMedia } from '../media/intake';
-import { FACE_DETECT_MEDIA } from '../media/sniff';
-import { queues, sendJob } from '../queue/boss';
+import { FACE_DETECT_MEDIA } from '@doppel/core/media/sniff';
+import { queues, sendJob } from '@doppel/core/queue/boss';
 import type { PgBoss } from 'pg-boss';
-import { inputKey } from '../storage/keys';
-import type { Storage } from '../storage/storage';
-import type { StoredInput } from '../db/stored-inputs';
+import { inputKey } from '@doppel/core/storage/keys';
+import type { Storage } from '@doppel/core/storage/storage';
+import type { StoredInput } from '@doppel/core/db/stored-inputs';
 import type { IntakeBudget, IntakeShare } from './intake-budget';
 import { measureMedia } from './measure';
 

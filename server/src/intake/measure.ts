@@ -1,13 +1,7 @@
-import { EngineError, probeImage, probeMedia } from '@doppel/worker';
-import { ApiError } from '../errors';
-import type { MediaKind } from '../media/sniff';
-
-export interface MediaMeasure {
-  width?: number;
-  height?: number;
-  durationSeconds?: number;
-  frames?: number;
-}
+import { EngineError, probeImage, probeMedia } from '@doppel/engine';
+import { ApiError } from '@doppel/core/errors';
+import type { MediaMeasure } from '@doppel/core/db/stored-inputs';
+import type { MediaKind } from '@doppel/core/media/sniff';
 
 const STILL_KINDS: readonly MediaKind[] = ['jpeg', 'png', 'webp'];
 

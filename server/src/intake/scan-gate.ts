@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { PgBoss } from 'pg-boss';
-import type { Config } from '../config';
-import type { Db } from '../db/connect';
-import { ApiError } from '../errors';
-import { queues, sendJob } from '../queue/boss';
-import type { Notifications } from '../queue/notifications';
-import type { Storage } from '../storage/storage';
-import type { MediaKind } from '../media/sniff';
-import { scanKey } from '../storage/keys';
+import type { Config } from '@doppel/core/config';
+import type { Db } from '@doppel/core/db/connect';
+import { ApiError } from '@doppel/core/errors';
+import { queues, sendJob } from '@doppel/core/queue/boss';
+import type { Notifications } from '@doppel/core/queue/notifications';
+import type { Storage } from '@doppel/core/storage/storage';
+import type { MediaKind } from '@doppel/core/media/sniff';
+import { scanKey } from '@doppel/core/storage/keys';
 
 export interface ScanInput {
   /** Request field, for the error message ("target_url"). */

@@ -1,11 +1,11 @@
 import { httpsUrlProblem, mimeTypeOf } from '@doppel/contract';
-import { ApiError } from '../errors';
+import { ApiError } from '@doppel/core/errors';
 import type { IntakeShare } from '../intake/intake-budget';
-import { GuardedFetchError } from './fetch-failure';
-import type { FetchGuard } from './fetch-guard';
-import { DEFAULT_MEDIA_TIMEOUT_MS, MAX_REDIRECTS, guardedFetch } from './guarded-fetch';
-import { sniffMedia, type MediaKind } from './sniff';
-import { vetTarget } from './vet-target';
+import { GuardedFetchError } from '@doppel/core/media/fetch-failure';
+import type { FetchGuard } from '@doppel/core/media/fetch-guard';
+import { DEFAULT_MEDIA_TIMEOUT_MS, MAX_REDIRECTS, guardedFetch } from '@doppel/core/media/guarded-fetch';
+import { sniffMedia, type MediaKind } from '@doppel/core/media/sniff';
+import { vetTarget } from '@doppel/core/media/vet-target';
 
 /**
  * Swap and face-detect inputs: fetched through the guard, capped, type-sniffed. Every failure

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../db/connect';
-import { isMigrated } from '../db/migrate';
-import { ApiError } from '../errors';
+import type { Db } from '@doppel/core/db/connect';
+import { isMigrated } from '@doppel/core/db/migrate';
+import { ApiError } from '@doppel/core/errors';
 
 const READINESS_TIMEOUT_MS = 3_000;
 

@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import type { Config } from '../config';
-import { ApiError } from '../errors';
+import type { Config } from '@doppel/core/config';
+import { ApiError } from '@doppel/core/errors';
 import { newRequestId } from '../http/request-id';
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { Gauge } from 'prom-client';
-import type { Db } from '../db/connect';
-import { BOSS_SCHEMA, queues } from '../queue/boss';
+import type { Db } from '@doppel/core/db/connect';
+import { BOSS_SCHEMA, queues } from '@doppel/core/queue/boss';
 import type { Metrics } from './metrics';
 
 /** How long one reading of the database's figures serves scrapes: counting rows is not free. */

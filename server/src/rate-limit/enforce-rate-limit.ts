@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../auth/authenticate';
-import { ApiError } from '../errors';
+import { ApiError } from '@doppel/core/errors';
 import { RefusalMemo } from './refusal-memo';
-import { spendRequest, type BudgetState } from './request-budget';
+import { spendRequest, type BudgetState } from '@doppel/core/rate-limit/request-budget';
 
 declare module 'fastify' {
   interface FastifyRequest {

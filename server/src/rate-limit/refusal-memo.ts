@@ -1,4 +1,4 @@
-import type { BudgetState } from './request-budget';
+import type { BudgetState } from '@doppel/core/rate-limit/request-budget';
 
 /** Entries past their time are swept once the memo holds this many. */
 const SWEEP_AT = 10_000;

@@ -1,8 +1,8 @@
 import { contract } from '@doppel/contract';
 import { callerOf } from '../auth/authenticate';
-import { notFound } from '../errors';
-import { toPublicSwap } from '../tasks/public-swap';
-import * as swaps from '../tasks/swaps';
+import { notFound } from '@doppel/core/errors';
+import { toPublicSwap } from '@doppel/core/tasks/public-swap';
+import * as swaps from '@doppel/core/tasks/swaps';
 import { tsRest } from './ts-rest';
 
 export const cancelSwap = tsRest.route(contract.cancelSwap, async ({ request, params }) => {

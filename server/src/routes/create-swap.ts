@@ -10,9 +10,9 @@ import {
   isFinalRefusal,
   releaseIdempotencyKey,
   requestHash,
-} from '../intake/idempotency';
-import { toPublicSwap } from '../tasks/public-swap';
-import { findSwap } from '../tasks/swaps';
+} from '@doppel/core/intake/idempotency';
+import { toPublicSwap } from '@doppel/core/tasks/public-swap';
+import { findSwap } from '@doppel/core/tasks/swaps';
 import { tsRest } from './ts-rest';
 
 /** Aborts when the client goes away, so waits and fetches end with it (the task itself does not). */

@@ -1,7 +1,7 @@
 import { contract } from '@doppel/contract';
 import { callerOf } from '../auth/authenticate';
-import { notFound } from '../errors';
-import { findFaceDetectTask, toFaceDetectTask } from '../tasks/face-detect-tasks';
+import { notFound } from '@doppel/core/errors';
+import { findFaceDetectTask, toFaceDetectTask } from '@doppel/core/tasks/face-detect-tasks';
 import { tsRest } from './ts-rest';
 
 export const getFaceDetect = tsRest.route(contract.getFaceDetect, async ({ request, params }) => {

@@ -1,9 +1,9 @@
 import { contract } from '@doppel/contract';
 import { callerOf } from '../auth/authenticate';
-import { ApiError } from '../errors';
-import * as swapList from '../tasks/list-swaps';
-import { toPublicSwap } from '../tasks/public-swap';
-import { decodeSwapCursor } from '../tasks/swap-cursor';
+import { ApiError } from '@doppel/core/errors';
+import * as swapList from '@doppel/core/tasks/list-swaps';
+import { toPublicSwap } from '@doppel/core/tasks/public-swap';
+import { decodeSwapCursor } from '@doppel/core/tasks/swap-cursor';
 import { tsRest } from './ts-rest';
 
 export const listSwaps = tsRest.route(contract.listSwaps, async ({ request, query }) => {

@@ -1,7 +1,7 @@
 import { contract } from '@doppel/contract';
 import { callerOf } from '../auth/authenticate';
-import { findAccount } from '../accounts/account';
-import { WINDOW_SECONDS } from '../rate-limit/request-budget';
+import { findAccount } from '@doppel/core/accounts/account';
+import { WINDOW_SECONDS } from '@doppel/core/rate-limit/request-budget';
 import { tsRest } from './ts-rest';
 
 export const me = tsRest.route(contract.me, async ({ request }) => {

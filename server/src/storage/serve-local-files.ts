@@ -3,9 +3,9 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../errors';
-import type { LocalStorage } from './local-storage';
-import { LOCAL_FILES_PREFIX } from './open-storage';
+import { ApiError } from '@doppel/core/errors';
+import type { LocalStorage } from '@doppel/core/storage/local-storage';
+import { LOCAL_FILES_PREFIX } from '@doppel/core/storage/open-storage';
 
 /**
  * Serves results kept by the local backend at their public URLs. Only `results/` is public:

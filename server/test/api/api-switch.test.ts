@@ -1,6 +1,6 @@
 import { contract } from '@doppel/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setApiEnabled } from '../../src/settings';
+import { setApiEnabled } from '@doppel/core/settings';
 import { startTestApp, type TestAccount, type TestApp } from '../support/app';
 import { eventually } from '../support/poll';
 

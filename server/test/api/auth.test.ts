@@ -1,7 +1,7 @@
 import { contract } from '@doppel/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../../src/accounts/api-keys';
-import { generateApiKey } from '../../src/auth/api-keys';
+import { revokeApiKey } from '@doppel/core/accounts/api-keys';
+import { generateApiKey } from '@doppel/core/keys/key-format';
 import { startTestApp, type TestApp, type TestResponse } from '../support/app';
 import { eventually } from '../support/poll';
 

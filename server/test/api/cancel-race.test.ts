@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimSwap, findSwap, insertSwap, startSwapProcessing } from '../../src/tasks/swaps';
+import { claimSwap, findSwap, insertSwap, startSwapProcessing } from '@doppel/core/tasks/swaps';
 import { startTestApp, type TestAccount, type TestApp } from '../support/app';
-import { swapRow } from './task-rows';
+import { swapRow } from '../support/task-rows';
 
 const ROUNDS = 50;
 let t: TestApp;

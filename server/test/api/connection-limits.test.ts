@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultMaxConnections } from '../../src/http/connection-limits';
 import { startTestApp, type TestApp } from '../support/app';
-import { until } from '../support/held-route';
+import { until } from '@doppel/core/testing/held-route';
 
 let t: TestApp;
 beforeAll(async () => {

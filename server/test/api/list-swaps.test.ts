@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertSwap } from '../../src/tasks/swaps';
+import { insertSwap } from '@doppel/core/tasks/swaps';
 import { startTestApp, type TestAccount, type TestApp } from '../support/app';
-import { swapRow } from './task-rows';
+import { swapRow } from '../support/task-rows';
 
 let t: TestApp;
 let owner: TestAccount;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantCredits } from '../../src/accounts/credits';
+import { grantCredits } from '@doppel/core/accounts/credits';
 import { startTestApp, type TestApp } from '../support/app';
 
 let t: TestApp;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiKey } from '../../src/accounts/api-keys';
-import { insertFaceDetectTask } from '../../src/tasks/face-detect-tasks';
-import { insertSwap } from '../../src/tasks/swaps';
+import { issueApiKey } from '@doppel/core/accounts/api-keys';
+import { insertFaceDetectTask } from '@doppel/core/tasks/face-detect-tasks';
+import { insertSwap } from '@doppel/core/tasks/swaps';
 import { startTestApp, type TestAccount, type TestApp, type TestResponse } from '../support/app';
-import { faceDetectRow, swapRow } from './task-rows';
+import { faceDetectRow, swapRow } from '../support/task-rows';
 
 let t: TestApp;
 let owner: TestAccount;

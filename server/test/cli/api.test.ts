@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isApiEnabled } from '../../src/settings';
-import { createTestDatabase, type TestDatabase } from '../support/database';
-import { cliFor } from './support/run-cli';
+import { isApiEnabled } from '@doppel/core/settings';
+import { createTestDatabase, type TestDatabase } from '@doppel/core/testing/database';
+import { cliFor } from '../support/run-cli';
 
 let t: TestDatabase;
 let doppel: ReturnType<typeof cliFor>;

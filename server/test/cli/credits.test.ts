@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getBalances, grantCredits, ledgerTotals } from '../../src/accounts/credits';
-import { createUser } from '../../src/accounts/users';
-import { createTestDatabase, type TestDatabase } from '../support/database';
-import { cliFor } from './support/run-cli';
+import { getBalances, grantCredits, ledgerTotals } from '@doppel/core/accounts/credits';
+import { createUser } from '@doppel/core/accounts/users';
+import { createTestDatabase, type TestDatabase } from '@doppel/core/testing/database';
+import { cliFor } from '../support/run-cli';
 
 let t: TestDatabase;
 let doppel: ReturnType<typeof cliFor>;

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded';
-import { runCli } from './support/run-cli';
+import { openEmbeddedPostgres, type EmbeddedDatabase } from '@doppel/core/db/embedded';
+import { runCli } from '../support/run-cli';
 
 // No DATABASE_URL: the CLI finds PostgreSQL through the data dir alone, as beside `pnpm start`.
 const doppelIn = (dataDir: string) => (...args: string[]) => runCli(args, { DOPPEL_DATA_DIR: dataDir });

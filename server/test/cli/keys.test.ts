@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../src/accounts/users';
-import { hashApiKey } from '../../src/auth/api-keys';
-import { KeyVault } from '../../src/auth/key-vault';
-import { createTestDatabase, type TestDatabase } from '../support/database';
-import { cliFor, newMasterKey } from './support/run-cli';
+import { createUser } from '@doppel/core/accounts/users';
+import { hashApiKey } from '@doppel/core/keys/key-format';
+import { KeyVault } from '@doppel/core/keys/key-vault';
+import { createTestDatabase, type TestDatabase } from '@doppel/core/testing/database';
+import { cliFor, newMasterKey } from '../support/run-cli';
 
 let t: TestDatabase;
 const masterKey = newMasterKey();

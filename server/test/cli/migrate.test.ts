@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connectDatabase, type Db } from '../../src/db/connect';
-import { isMigrated, latestMigration } from '../../src/db/migrate';
-import { cliFor } from './support/run-cli';
+import { connectDatabase, type Db } from '@doppel/core/db/connect';
+import { isMigrated, latestMigration } from '@doppel/core/db/migrate';
+import { cliFor } from '../support/run-cli';
 
 // An empty database, not a clone of the migrated template; named so the global teardown drops it.
 let url: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cliFor, runCli } from './support/run-cli';
+import { cliFor, runCli } from '../support/run-cli';
 
 // Nothing listens on port 1: a command that tried to connect would fail differently.
 const doppel = cliFor('postgres://nobody@127.0.0.1:1/none');

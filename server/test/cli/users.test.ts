@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getBalances, ledgerTotals } from '../../src/accounts/credits';
-import { createTestDatabase, type TestDatabase } from '../support/database';
-import { cliFor } from './support/run-cli';
+import { getBalances, ledgerTotals } from '@doppel/core/accounts/credits';
+import { createTestDatabase, type TestDatabase } from '@doppel/core/testing/database';
+import { cliFor } from '../support/run-cli';
 
 let t: TestDatabase;
 let doppel: ReturnType<typeof cliFor>;

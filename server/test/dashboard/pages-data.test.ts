@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getBalances, grantCredits } from '../../src/accounts/credits';
-import { chargeCredits } from '../../src/billing/charges';
-import { insertSwap } from '../../src/tasks/swaps';
-import { swapRow } from '../api/task-rows';
+import { getBalances, grantCredits } from '@doppel/core/accounts/credits';
+import { chargeCredits } from '@doppel/core/billing/charges';
+import { insertSwap } from '@doppel/core/tasks/swaps';
+import { swapRow } from '../support/task-rows';
 import { startTestApp, type TestApp } from '../support/app';
 import { dashboardRequest, invitedUser, type DashboardUser } from '../support/dashboard-user';
 

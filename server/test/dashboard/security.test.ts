@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listApiKeys } from '../../src/accounts/api-keys';
-import { issueInvite } from '../../src/dashboard/invites';
-import { hashSecretToken } from '../../src/dashboard/secret-token';
-import { SESSION_HOURS } from '../../src/dashboard/sessions';
+import { listApiKeys } from '@doppel/core/accounts/api-keys';
+import { issueInvite } from '@doppel/core/dashboard/invites';
+import { hashSecretToken } from '@doppel/core/dashboard/secret-token';
+import { SESSION_HOURS } from '@doppel/core/dashboard/sessions';
 import { SIGN_IN_FAILURES_PER_ACCOUNT } from '../../src/dashboard/sign-in-throttle';
-import { insertSwap } from '../../src/tasks/swaps';
-import { insertFaceDetectTask } from '../../src/tasks/face-detect-tasks';
-import { enqueueWebhookEvent } from '../../src/webhooks/events';
-import { faceDetectRow, swapRow } from '../api/task-rows';
+import { insertSwap } from '@doppel/core/tasks/swaps';
+import { insertFaceDetectTask } from '@doppel/core/tasks/face-detect-tasks';
+import { enqueueWebhookEvent } from '@doppel/core/webhooks/events';
+import { faceDetectRow, swapRow } from '../support/task-rows';
 import { startTestApp, type TestApp, type TestResponse } from '../support/app';
 import { dashboardRequest, invitedUser, sessionCookieOf, type DashboardUser } from '../support/dashboard-user';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimIdempotencyKey, finishIdempotentCreate, releaseIdempotencyKey, type Claim } from '../../src/intake/idempotency';
+import { claimIdempotencyKey, finishIdempotentCreate, releaseIdempotencyKey, type Claim } from '@doppel/core/intake/idempotency';
 import { startTestApp, type TestAccount, type TestApp } from '../support/app';
 
 let t: TestApp;

@@ -1,13 +1,13 @@
 import { httpsUrlProblem } from '@doppel/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/errors';
-import { createFetchGuard, type FetchGuard } from '../../src/media/fetch-guard';
+import { ApiError } from '@doppel/core/errors';
+import { createFetchGuard, type FetchGuard } from '@doppel/core/media/fetch-guard';
 import { fetchMedia, vetPublicUrl } from '../../src/media/intake';
-import { FACE_DETECT_MEDIA, SOURCE_MEDIA, TARGET_MEDIA_BY_SWAP_TYPE } from '../../src/media/sniff';
-import { startDohServer, type DohServer } from '../support/doh-server';
-import { makeGif, makeMp4, makePng, makeWebm } from '../support/media-files';
-import { answerStatus, sendBytes, startMediaServer, streamBytes, type MediaServer } from '../support/media-server';
-import { createTestCa } from '../support/test-ca';
+import { FACE_DETECT_MEDIA, SOURCE_MEDIA, TARGET_MEDIA_BY_SWAP_TYPE } from '@doppel/core/media/sniff';
+import { startDohServer, type DohServer } from '@doppel/core/testing/doh-server';
+import { makeGif, makeMp4, makePng, makeWebm } from '@doppel/core/testing/media-files';
+import { answerStatus, sendBytes, startMediaServer, streamBytes, type MediaServer } from '@doppel/core/testing/media-server';
+import { createTestCa } from '@doppel/core/testing/test-ca';
 
 let media: MediaServer;
 let doh: DohServer;

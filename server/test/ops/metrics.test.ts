@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertFaceDetectTask } from '../../src/tasks/face-detect-tasks';
-import { insertSwap } from '../../src/tasks/swaps';
-import { faceDetectRow, swapRow } from '../api/task-rows';
+import { insertFaceDetectTask } from '@doppel/core/tasks/face-detect-tasks';
+import { insertSwap } from '@doppel/core/tasks/swaps';
+import { faceDetectRow, swapRow } from '../support/task-rows';
 import { startTestApp, type TestApp } from '../support/app';
 
 const TOKEN = 'metrics-token-0123456789';

@@ -6,18 +6,18 @@ import type { SecureContextOptions } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { issueApiKey } from '../../src/accounts/api-keys';
-import { grantCredits } from '../../src/accounts/credits';
-import { createUser } from '../../src/accounts/users';
+import { issueApiKey } from '@doppel/core/accounts/api-keys';
+import { grantCredits } from '@doppel/core/accounts/credits';
+import { createUser } from '@doppel/core/accounts/users';
 import { buildApp } from '../../src/app';
-import { KeyVault } from '../../src/auth/key-vault';
-import { loadConfig, type Config } from '../../src/config';
-import type { Db } from '../../src/db/connect';
-import { startWorkers, type WorkerDeps, type Workers } from '../../src/jobs/start-workers';
-import { freePort } from '../../src/free-port';
-import { createLogger } from '../../src/logging';
-import { openServices, type Services } from '../../src/services';
-import { createTestDatabase, type TestDatabase } from './database';
+import { KeyVault } from '@doppel/core/keys/key-vault';
+import { loadConfig, type Config } from '@doppel/core/config';
+import type { Db } from '@doppel/core/db/connect';
+import { freePort } from '@doppel/core/free-port';
+import { createLogger } from '@doppel/core/logging';
+import type { Runtime } from '@doppel/core/runtime';
+import { openServices, type Services } from '@doppel/core/services';
+import { createTestDatabase, type TestDatabase } from '@doppel/core/testing/database';
 
 export interface TestAccount {
   userId: string;
@@ -69,9 +69,17 @@ export interface TestAppOptions {
   logStream?: NodeJS.WritableStream;
   /** Trusted roots for fetched media and DoH (the test CA). */
   ca?: SecureContextOptions['ca'];
-  /** Runs the job workers in this process too, with this compute (e.g. the real engine pool). */
-  compute?: WorkerDeps['compute'];
+  /**
+   * Runs the job workers in this process too, on the app's database, services and logger. The
+   * server does not know the worker: tests of both together pass it (launcher/test/support).
+   */
+  worker?: StartWorker;
 }
+
+/** Starts the job workers beside a test app; `stop` lets running jobs finish. */
+export type StartWorker = (
+  parts: Omit<Runtime, 'close'> & Services & { logger: ReturnType<typeof createLogger> },
+) => Promise<{ stop(): Promise<void> }>;
 
 /**
  * A Doppel API server on 127.0.0.1 with a random port and a database of its own (or shared
@@ -99,9 +107,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = await buildApp(runtime, services, { logger });
   await app.listen({ host: '127.0.0.1', port });
   const url = config.publicUrl;
-  const workers: Workers | undefined = options.compute
-    ? await startWorkers({ ...runtime, ...services, logger, compute: options.compute })
-    : undefined;
+  const workers = options.worker ? await options.worker({ ...runtime, ...services, logger }) : undefined;
 
   return {
     app,

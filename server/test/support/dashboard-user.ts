@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { issueApiKey } from '../../src/accounts/api-keys';
-import { createUser } from '../../src/accounts/users';
-import { issueInvite } from '../../src/dashboard/invites';
+import { issueApiKey } from '@doppel/core/accounts/api-keys';
+import { createUser } from '@doppel/core/accounts/users';
+import { issueInvite } from '@doppel/core/dashboard/invites';
 import type { TestApp, TestResponse } from './app';
 
 export interface DashboardUser {

@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ComputePool, DEFAULT_SCAN_THRESHOLDS, type ScanThresholds } from '@doppel/worker';
-import { computeOnPool } from '../../src/jobs/compute';
-import type { WorkerDeps } from '../../src/jobs/start-workers';
-import { startDohServer, type DohAnswers, type DohServer } from './doh-server';
-import { sendBytes, startMediaServer, type MediaRoute, type MediaServer } from './media-server';
-import { createTestCa } from './test-ca';
+import { startDohServer, type DohAnswers, type DohServer } from '@doppel/core/testing/doh-server';
+import { sendBytes, startMediaServer, type MediaRoute, type MediaServer } from '@doppel/core/testing/media-server';
+import { createTestCa } from '@doppel/core/testing/test-ca';
 import { startTestApp, type TestApp, type TestAppOptions } from './app';
 
 const require = createRequire(import.meta.url);
@@ -31,46 +28,31 @@ export interface IntakeWorld {
   /** `https://media.test:<port><path>`: a media URL the guard lets through (loopback is allow-listed). */
   url(path: string): string;
   /** A test app whose fetches reach the loopback media server through the real guard. */
-  /**
-   * `scan` runs the job workers with the real content classifier; `engine` adds the rest of the
-   * engine (face detection, swaps), so tasks really get processed.
-   */
-  startApp(options?: TestAppOptions & { scan?: boolean | ScanThresholds; engine?: boolean }): Promise<TestApp>;
+  startApp(options?: TestAppOptions): Promise<TestApp>;
   close(): Promise<void>;
 }
 
 /**
  * The world a create request meets: an HTTPS media server and a DoH resolver on loopback, both
  * with certificates of the test CA, and apps that allow only 127.0.0.0/8 beyond the public
- * internet. With `scan`, the app also runs the job workers with the real content classifier.
+ * internet. (With the job workers and the real engine: launcher/test/support/intake-world.ts.)
  */
 export async function startIntakeWorld(routes: Record<string, MediaRoute>): Promise<IntakeWorld> {
   const ca = await createTestCa();
   const media = await startMediaServer({ routes });
   const doh = await startDohServer({ answers: TEST_NAMES });
-  const pools: ComputePool[] = [];
   return {
     media,
     doh,
     url: (p) => media.url('media.test', p),
     async startApp(options = {}) {
-      let compute: WorkerDeps['compute'] | undefined;
-      if (options.scan || options.engine) {
-        const pool = new ComputePool({ threads: 1 });
-        pools.push(pool);
-        const thresholds = typeof options.scan === 'object' ? options.scan : DEFAULT_SCAN_THRESHOLDS;
-        const full = computeOnPool(pool, thresholds);
-        compute = options.engine ? full : { scan: full.scan };
-      }
       return startTestApp({
         ...options,
         ca: ca.certPem,
-        compute: options.compute ?? compute,
         env: { DOPPEL_DOH_URLS: doh.url, DOPPEL_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8', ...options.env },
       });
     },
     async close() {
-      await Promise.all(pools.map((p) => p.destroy()));
       await media.close();
       await doh.close();
     },

@@ -1,4 +1,4 @@
-import { isApiEnabled, setApiEnabled } from '../../settings';
+import { isApiEnabled, setApiEnabled } from '@doppel/core/settings';
 import type { Command, Result } from '../command';
 
 function state(enabled: boolean): Result {

@@ -1,4 +1,4 @@
-import { getBalances, grantCredits } from '../../accounts/credits';
+import { getBalances, grantCredits } from '@doppel/core/accounts/credits';
 import { requireOption } from '../arguments';
 import type { Command } from '../command';
 import { CliError } from '../errors';

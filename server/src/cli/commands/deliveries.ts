@@ -1,5 +1,5 @@
-import { startBoss } from '../../queue/boss';
-import { listDeliveries, redeliver, type WebhookEventView } from '../../webhooks/deliveries';
+import { startBoss } from '@doppel/core/queue/boss';
+import { listDeliveries, redeliver, type WebhookEventView } from '@doppel/core/webhooks/deliveries';
 import { requireOption } from '../arguments';
 import type { Command } from '../command';
 import { CliError } from '../errors';

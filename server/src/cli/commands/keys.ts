@@ -1,4 +1,4 @@
-import { issueApiKey, listApiKeys, revokeApiKey } from '../../accounts/api-keys';
+import { issueApiKey, listApiKeys, revokeApiKey } from '@doppel/core/accounts/api-keys';
 import { requireOption } from '../arguments';
 import type { Command } from '../command';
 import { CliError } from '../errors';

@@ -1,4 +1,4 @@
-import { latestMigration, migrateToLatest } from '../../db/migrate';
+import { latestMigration, migrateToLatest } from '@doppel/core/db/migrate';
 import type { Command } from '../command';
 
 export const migrate: Command = {

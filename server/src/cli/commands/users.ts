@@ -1,7 +1,7 @@
-import { getBalances, grantCredits, type Balances } from '../../accounts/credits';
-import { createUser, findUserByEmail } from '../../accounts/users';
-import { INVITE_HOURS, issueInvite } from '../../dashboard/invites';
-import type { UserRow } from '../../db/schema';
+import { getBalances, grantCredits, type Balances } from '@doppel/core/accounts/credits';
+import { createUser, findUserByEmail } from '@doppel/core/accounts/users';
+import { INVITE_HOURS, issueInvite } from '@doppel/core/dashboard/invites';
+import type { UserRow } from '@doppel/core/db/schema';
 import { requireOption } from '../arguments';
 import type { Command, Result } from '../command';
 import { CliError } from '../errors';

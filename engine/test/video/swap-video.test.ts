@@ -1,0 +1,171 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeMedia } from '../../src/animation/probe-media';
+import { swapVideoOnPool } from '../../src/animation/run-on-pool';
+import type { RgbImage } from '../../src/faces/decode-image';
+import { detectFaces, type Face } from '../../src/faces/detect-faces';
+import type { Box } from '../../src/faces/face-order';
+import { faceDistance } from '../../src/faces/face-distance';
+import { loadHuman } from '../../src/faces/human';
+import { ComputePool } from '../../src/pool/compute-pool';
+import { probeVideo } from '../../src/video/probe-video';
+import { readFrames } from '../../src/video/read-frames';
+import { swapVideo } from '../../src/video/swap-video';
+import { demoPhoto, panVideo, personAt, type Pan, type Person } from '../fixtures/pan-clip';
+
+const run = promisify(execFile);
+
+// 2 s at 25 fps: A and B at first, B and C at the end (A leaves on the left, C enters on the right).
+const PAN: Pan = { width: 640, height: 360, frames: 50, fromX: 100, toX: 320, y: 120, zoom: 1.1 };
+const FPS = 25;
+
+let dir: string;
+let clip: string;
+
+beforeAll(async () => {
+  await loadHuman();
+  dir = await mkdtemp(path.join(os.tmpdir(), 'doppel-video-test-'));
+  clip = path.join(dir, 'pan.mp4');
+  await panVideo(PAN, FPS, clip, true);
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+type Sampled = { image: RgbImage; faces: { person: Person; face: Face }[] };
+
+/** The frames at `indices` of a video, with their faces (and descriptors) and who each one is. */
+async function framesAt(file: string, indices: number[]): Promise<Map<number, Sampled>> {
+  const video = await probeVideo(file);
+  const out = new Map<number, Sampled>();
+  let index = 0;
+  for await (const image of readFrames(file, video)) {
+    if (indices.includes(index)) {
+      const faces = await detectFaces(image, { descriptors: true });
+      out.set(index, { image, faces: faces.map((face) => ({ person: personAt(PAN, index, face.box.x + face.box.width / 2), face })) });
+    }
+    index++;
+  }
+  return out;
+}
+
+function meanPixelChange(a: RgbImage, b: RgbImage, box: Box): number {
+  let sum = 0;
+  for (let y = box.y; y < box.y + box.height; y++) {
+    for (let x = box.x; x < box.x + box.width; x++) for (let k = 0; k < 3; k++) sum += Math.abs(a.rgb[(y * a.width + x) * 3 + k]! - b.rgb[(y * a.width + x) * 3 + k]!);
+  }
+  return sum / (box.width * box.height * 3);
+}
+
+/**
+ * Per sampled frame and input face: how far the output's face there moved in identity
+ * (descriptor distance) and in pixels (mean absolute change over the face box).
+ */
+async function changes(output: string, indices: number[]) {
+  const [before, after] = [await framesAt(clip, indices), await framesAt(output, indices)];
+  return indices.flatMap((index) =>
+    before.get(index)!.faces.map(({ person, face }) => {
+      const swapped = after.get(index)!.faces.find((other) => other.person === person)!.face;
+      return { index, person, identity: faceDistance(swapped.descriptor!, face.descriptor!), pixels: meanPixelChange(before.get(index)!.image, after.get(index)!.image, face.box) };
+    }),
+  );
+}
+
+/**
+ * A swapped face moves away from its person (identity change above 4) and its pixels change a
+ * lot; an untouched face changes only by the second H.264 encoding (under 5 levels per channel:
+ * its descriptor can then move by up to ~4 on a face cut by the frame edge, so pixels decide).
+ */
+const swapped = ({ identity, pixels }: { identity: number; pixels: number }) => identity > 4 && pixels > 10;
+const untouched = ({ pixels }: { pixels: number }) => pixels < 5;
+
+const hasAudio = async (file: string) => (await run('ffprobe', ['-v', 'error', '-select_streams', 'a', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', file])).stdout.trim() !== '';
+
+describe('video swap', () => {
+  it('keeps size, frame rate and duration (within a frame), with the audio, reporting progress by frames', async () => {
+    const output = path.join(dir, 'with-audio.mp4');
+    const progress: number[] = [];
+    const result = await swapVideo({ input: clip, output, source: await demoPhoto(2), targetFaceIndex: 1, onProgress: (percent) => progress.push(percent) });
+    const [before, after] = [await probeVideo(clip), await probeVideo(output)];
+    expect({ width: after.width, height: after.height, fps: after.fps }).toEqual({ width: 640, height: 360, fps: FPS });
+    expect(Math.abs(after.durationSeconds - before.durationSeconds)).toBeLessThanOrEqual(1 / FPS);
+    expect(await hasAudio(output)).toBe(true);
+    expect(result).toMatchObject({ width: 640, height: 360, fps: FPS, frames: PAN.frames, hasAudio: true });
+    expect(progress[0]).toBe(0);
+    expect(progress.at(-1)).toBe(100);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    const moved = await changes(output, [0, 24, 49]);
+    for (const face of moved) expect(face, `${face.person} on frame ${face.index}`).toSatisfy(face.person === 'B' ? swapped : untouched);
+  });
+
+  it('drops the audio when keepAudio is false (run on the compute pool, from file to file)', async () => {
+    const pool = new ComputePool({ threads: 1 });
+    try {
+      const output = path.join(dir, 'silent.mp4');
+      const progress: number[] = [];
+      const result = await swapVideoOnPool(pool, { input: clip, output, source: await demoPhoto(2), keepAudio: false }, (percent) => progress.push(percent));
+      expect(result.hasAudio).toBe(false);
+      expect(await hasAudio(output)).toBe(false);
+      expect(progress.at(-1)).toBe(100);
+    } finally {
+      await pool.destroy();
+    }
+  });
+
+  it('swaps two people at once with face_swaps, each named on its own frame, and leaves the third', async () => {
+    const output = path.join(dir, 'two.mp4');
+    await swapVideo({
+      input: await readFile(clip),
+      output,
+      faceSwaps: [
+        { frameTimeSeconds: 0, faceIndex: 0, source: await demoPhoto(2) },
+        { frameTimeSeconds: 1.9, faceIndex: 1, source: await demoPhoto(4) },
+      ],
+    });
+    const moved = await changes(output, [2, 45]);
+    expect(moved.map((face) => `${face.index}${face.person}`).sort()).toEqual(['2A', '2B', '45B', '45C']);
+    for (const face of moved) expect(face, `${face.person} on frame ${face.index}`).toSatisfy(face.person === 'B' ? untouched : swapped);
+  });
+
+  it('measures a clip for the server, and refuses one over the caps before any frame is read', async () => {
+    const measured = { kind: 'video', width: 640, height: 360, frames: PAN.frames, fps: FPS, hasAudio: true };
+    expect(await probeMedia(clip)).toMatchObject(measured);
+    expect(await probeMedia(await readFile(clip))).toMatchObject(measured);
+    expect((await probeMedia(clip)).durationSeconds).toBeCloseTo(2, 1);
+    const output = path.join(dir, 'refused.mp4');
+    await expect(swapVideo({ input: clip, output, source: await demoPhoto(2), caps: { maxDurationSeconds: 1, maxWidth: 1920, maxHeight: 1080, maxFps: 60 } })).rejects.toMatchObject({
+      reason: 'media_too_large',
+      message: 'video is too large: 2.0 s long (at most 1 s)',
+    });
+    await expect(stat(output)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(probeMedia(clip, { caps: { video: { maxDurationSeconds: 120, maxWidth: 320, maxHeight: 240, maxFps: 60 } } })).rejects.toMatchObject({
+      reason: 'media_too_large',
+      message: 'video is too large: 640x360 px (at most 320x240)',
+    });
+  });
+
+  it('fails with ffmpeg_unavailable when ffmpeg cannot be run', async () => {
+    const saved = process.env.DOPPEL_FFMPEG_PATH;
+    process.env.DOPPEL_FFMPEG_PATH = '/nonexistent/ffmpeg';
+    try {
+      await expect(swapVideo({ input: clip, output: path.join(dir, 'none.mp4'), source: await demoPhoto(2) })).rejects.toMatchObject({
+        reason: 'ffmpeg_unavailable',
+        message: 'video processing needs /nonexistent/ffmpeg, which cannot be run: install ffmpeg or set DOPPEL_FFMPEG_PATH',
+      });
+    } finally {
+      if (saved === undefined) delete process.env.DOPPEL_FFMPEG_PATH;
+      else process.env.DOPPEL_FFMPEG_PATH = saved;
+    }
+  });
+
+  it('refuses a frame time outside the video', async () => {
+    await expect(swapVideo({ input: clip, output: path.join(dir, 'late.mp4'), faceSwaps: [{ frameTimeSeconds: 5, faceIndex: 0, source: await demoPhoto(2) }] })).rejects.toMatchObject({
+      reason: 'frame_time_out_of_range',
+    });
+  });
+});

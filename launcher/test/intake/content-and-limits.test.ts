@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getBalances } from '@doppel/core/accounts/credits';
+import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
+
+let world: IntakeWorld;
+
+beforeAll(async () => {
+  world = await startIntakeWorld({
+    '/face.jpg': sendBytes(demoPhoto(4)),
+    '/group.jpg': sendBytes(demoPhoto(5)),
+    '/other-group.jpg': sendBytes(demoPhoto(6)),
+    '/truncated.jpg': sendBytes(demoPhoto(6).subarray(0, 60_000)),
+  });
+});
+afterAll(() => world.close());
+
+const swapOf = (target: string) => ({ type: 'image', source_url: world.url('/face.jpg'), target_url: world.url(target) });
+
+describe('the content pre-check', () => {
+  it('passes ordinary photos with the default thresholds', async () => {
+    const t = await world.startApp({ scan: true });
+    try {
+      const account = await t.createAccount({ credits: 3 });
+      const res = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: swapOf('/group.jpg') });
+      expect(res.status).toBe(201);
+      const verdicts = await t.db.selectFrom('content_scans').select(['status', 'scores']).execute();
+      expect(verdicts.map((v) => v.status)).toEqual(['clean', 'clean']);
+      for (const { scores } of verdicts) {
+        const sum = Object.values(scores as Record<string, number>).reduce((a, b) => a + b, 0);
+        expect(sum).toBeCloseTo(1, 3);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers nsfw_content_detected for a flagged input and charges nothing', async () => {
+    // The classifier's real scores, judged by an operator who flags any "Porn" score above 1%.
+    const t = await world.startApp({ scan: { porn: 0.01, hentai: 0.99 } });
+    try {
+      const account = await t.createAccount({ credits: 3 });
+      const res = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: swapOf('/group.jpg') });
+      expect([res.status, res.body.error.code]).toEqual([422, 'nsfw_content_detected']);
+      expect(res.body.error.message).toMatch(/flagged by the content analyser/);
+      expect((await getBalances(t.db, account.userId)).total).toBe(3);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers unsupported_media_type for an input that cannot be decoded, at once and on every retry, charging nothing', async () => {
+    const t = await world.startApp({ scan: true });
+    try {
+      const account = await t.createAccount({ credits: 3 });
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const res = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: swapOf('/truncated.jpg') });
+        expect([res.status, res.body.error.code, res.body.error.message]).toEqual([
+          415,
+          'unsupported_media_type',
+          'target_url: the file cannot be decoded (damaged or incomplete).',
+        ]);
+      }
+      expect(await t.db.selectFrom('content_scans').select('status').orderBy('status').execute()).toEqual([{ status: 'clean' }, { status: 'undecodable' }]);
+      expect((await getBalances(t.db, account.userId)).total).toBe(3);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers api_temporarily_disabled with Retry-After while a scan is running, and the retry gets the verdict', async () => {
+    // An API-only process with no time to wait: the scan job is queued but nobody has run it yet.
+    const api = await world.startApp({ env: { DOPPEL_SCAN_WAIT_SECONDS: '0', DOPPEL_SCAN_RETRY_AFTER_SECONDS: '7' } });
+    try {
+      const account = await api.createAccount({ credits: 3 });
+      const first = await api.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: swapOf('/other-group.jpg') });
+      expect([first.status, first.body.error.code]).toEqual([503, 'api_temporarily_disabled']);
+      expect(first.headers.get('retry-after')).toBe('7');
+      expect((await getBalances(api.db, account.userId)).total).toBe(3);
+
+      // A worker process on the same database picks the scans up.
+      const worker = await world.startApp({ shareWith: api, scan: true });
+      try {
+        const deadline = Date.now() + 60_000;
+        while ((await api.db.selectFrom('content_scans').select('sha256').where('status', '=', 'pending').execute()).length > 0) {
+          if (Date.now() > deadline) throw new Error('the scans never finished');
+        }
+        const retry = await api.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: swapOf('/other-group.jpg') });
+        expect(retry.status).toBe(201);
+      } finally {
+        await worker.close();
+      }
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('byte caps', () => {
+  it('answers payload_too_large for a target over the cap of its type', async () => {
+    const t = await world.startApp({ env: { DOPPEL_MAX_IMAGE_BYTES: '20000' } });
+    try {
+      const account = await t.createAccount({ credits: 3 });
+      const res = await t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: swapOf('/group.jpg') });
+      expect([res.status, res.body.error.code]).toEqual([413, 'payload_too_large']);
+      expect(res.body.error.message).toMatch(/^source_url|^target_url/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers payload_too_large for a request body over the configured limit', async () => {
+    const t = await world.startApp({ env: { DOPPEL_BODY_LIMIT_BYTES: '2048' } });
+    try {
+      const account = await t.createAccount({ credits: 3 });
+      const res = await t.request('/api/v1/swaps', {
+        method: 'POST',
+        key: account.apiKey,
+        json: { ...swapOf('/group.jpg'), metadata: { note: 'x'.repeat(4000) } },
+      });
+      expect([res.status, res.body.error.code]).toEqual([413, 'payload_too_large']);
+    } finally {
+      await t.close();
+    }
+  });
+});

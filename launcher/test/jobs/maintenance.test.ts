@@ -1,0 +1,117 @@
+import { THUMBNAIL_SIZE } from '@doppel/engine';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { runMaintenance } from '@doppel/worker';
+import { thumbnailKey } from '@doppel/core/storage/keys';
+import { INTERNAL_FAILURE } from '@doppel/worker';
+import { queues, sendJob } from '@doppel/core/queue/boss';
+import { insertFaceDetectTask } from '@doppel/core/tasks/face-detect-tasks';
+import { insertSwap } from '@doppel/core/tasks/swaps';
+import { faceDetectRow, swapRow } from '@doppel/server/testing/task-rows';
+import { startTestApp, type TestApp } from '@doppel/server/testing/app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ env: { DOPPEL_RETENTION_DAYS: '30', DOPPEL_IDEMPOTENCY_RETENTION_HOURS: '24' } });
+});
+afterAll(() => t.close());
+
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+
+describe('maintenance', () => {
+  it('deletes finished tasks past retention with their files; their ids then answer not_found', async () => {
+    const account = await t.createAccount();
+    const { storage } = t.services;
+    await storage.put('inputs/swp_old/target-a.jpg', Buffer.from('t'), 'image/jpeg');
+    await storage.put('results/r/swp_old.jpg', Buffer.from('r'), 'image/jpeg');
+    const old = await insertSwap(
+      t.db,
+      swapRow(account, {
+        status: 'done',
+        inputs: JSON.stringify({ target: { key: 'inputs/swp_old/target-a.jpg' }, sources: [] }),
+        result_key: 'results/r/swp_old.jpg',
+      }),
+    );
+    const recent = await insertSwap(t.db, swapRow(account, { status: 'done' }));
+    const running = await insertSwap(t.db, swapRow(account, { status: 'processing' }));
+    const detection = await insertFaceDetectTask(t.db, faceDetectRow(account, { status: 'done' }));
+    await sql`update swaps set created_at = ${daysAgo(31)} where id in (${old.id}, ${running.id})`.execute(t.db);
+    await sql`update face_detect_tasks set created_at = ${daysAgo(40)} where id = ${detection.id}`.execute(t.db);
+
+    await runMaintenance({ db: t.db, storage, config: t.config, boss: t.services.boss });
+
+    const get = (path: string) => t.request(path, { key: account.apiKey }).then((r) => r.status);
+    expect(await get(`/api/v1/swaps/${old.id}`)).toBe(404);
+    expect(await get(`/api/v1/face-detect/${detection.id}`)).toBe(404);
+    expect(await get(`/api/v1/swaps/${recent.id}`)).toBe(200);
+    expect(await get(`/api/v1/swaps/${running.id}`)).toBe(200);
+    await expect(storage.get('inputs/swp_old/target-a.jpg')).rejects.toThrow();
+    await expect(storage.get('results/r/swp_old.jpg')).rejects.toThrow();
+  });
+
+  it('keeps up with any backlog: 1,201 expired swaps and their thumbnails are gone after one run', async () => {
+    const account = await t.createAccount();
+    const { storage } = t.services;
+    const rows = Array.from({ length: 1201 }, () => swapRow(account, { status: 'failed' }));
+    await t.db.insertInto('swaps').values(rows).execute();
+    await storage.put(`thumbs/${rows[0]!.id}/target.jpg`, Buffer.from('t'), 'image/jpeg');
+    await sql`update swaps set created_at = ${daysAgo(31)} where api_key_id = ${account.apiKeyId}`.execute(t.db);
+
+    await runMaintenance({ db: t.db, storage, config: t.config, boss: t.services.boss });
+
+    const left = await t.db.selectFrom('swaps').select('id').where('api_key_id', '=', account.apiKeyId).execute();
+    expect(left).toEqual([]);
+    await expect(storage.get(`thumbs/${rows[0]!.id}/target.jpg`)).rejects.toThrow();
+  });
+
+  it('forgets Idempotency-Keys past their retention and keeps younger ones', async () => {
+    const account = await t.createAccount();
+    await t.db
+      .insertInto('idempotency_keys')
+      .values([
+        { api_key_id: account.apiKeyId, key: 'old', request_hash: 'h', response_status: 201, response_body: '{}' },
+        { api_key_id: account.apiKeyId, key: 'new', request_hash: 'h', response_status: 201, response_body: '{}' },
+      ])
+      .execute();
+    await sql`update idempotency_keys set created_at = now() - interval '25 hours' where key = 'old'`.execute(t.db);
+
+    await runMaintenance({ db: t.db, storage: t.services.storage, config: t.config, boss: t.services.boss });
+
+    const left = await t.db.selectFrom('idempotency_keys').select('key').where('api_key_id', '=', account.apiKeyId).execute();
+    expect(left).toEqual([{ key: 'new' }]);
+  });
+
+  it('fails and refunds swaps that no job will ever finish, and leaves those a job still holds', async () => {
+    const account = await t.createAccount({ credits: 5 });
+    const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    const photo = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c08040' } }).jpeg().toBuffer();
+    const targetKey = 'inputs/swp_orphaned/target-a.jpg';
+    await t.services.storage.put(targetKey, photo, 'image/jpeg');
+    const orphaned = await insertSwap(
+      t.db,
+      swapRow(account, {
+        status: 'processing',
+        updated_at: minutesAgo(5),
+        webhook_url: 'https://hooks.example.com/x',
+        inputs: JSON.stringify({ target: { key: targetKey, kind: 'jpeg', mimeType: 'image/jpeg' }, sources: [] }),
+      }),
+    );
+    const queuedWithJob = await insertSwap(t.db, swapRow(account, { status: 'queued', updated_at: minutesAgo(5) }));
+    await sendJob(t.services.boss, t.db, queues.swap.name, { swapId: queuedWithJob.id });
+    const justCreated = await insertSwap(t.db, swapRow(account, { status: 'queued' }));
+
+    await runMaintenance({ db: t.db, storage: t.services.storage, config: t.config, boss: t.services.boss });
+
+    const status = async (id: string) => (await t.db.selectFrom('swaps').select(['status', 'error', 'refunded']).where('id', '=', id).executeTakeFirstOrThrow());
+    expect(await status(orphaned.id)).toEqual({ status: 'failed', error: INTERNAL_FAILURE, refunded: true });
+    expect((await status(queuedWithJob.id)).status).toBe('queued');
+    expect((await status(justCreated.id)).status).toBe('queued');
+    const events = await t.db.selectFrom('webhook_events').select(['swap_id', 'event_type']).where('swap_id', '=', orphaned.id).execute();
+    expect(events).toEqual([{ swap_id: orphaned.id, event_type: 'swap.failed' }]);
+    // Its upload is retired like any ended swap's: deleted, a thumbnail kept in its place.
+    await expect(t.services.storage.get(targetKey)).rejects.toThrow();
+    const thumbnail = await sharp(await t.services.storage.get(thumbnailKey(orphaned.id, 'target'))).metadata();
+    expect([thumbnail.format, thumbnail.width]).toEqual(['jpeg', THUMBNAIL_SIZE]);
+  });
+});
