@@ -2,16 +2,11 @@ export { ComputePool, swapWithProgress, type ComputePoolOptions } from './pool/c
 export type { SwapTask } from './pool/tasks';
 export type { SwapImageResult } from './swap/swap-image';
 export { DEFAULT_SCAN_THRESHOLDS, type ScanThresholds, type ScanVerdict } from './scan/verdict';
-export { ffmpegAvailable, ffprobePath } from './video/ffmpeg';
-export { EngineError, type EngineErrorReason } from './faces/engine-error';
 export type { FaceDescription } from './faces/describe-faces';
 export { unwrap } from './pool/outcome';
 export type { GifTask, VideoTask } from './pool/tasks';
 export { swapGif, type SwapGifInput, type SwapGifResult } from './animation/swap-gif';
 export { swapVideo, type FaceSwapItem, type SwapVideoInput, type SwapVideoResult } from './video/swap-video';
 export { swapGifOnPool, swapVideoOnPool } from './animation/run-on-pool';
-export { probeMedia, type MediaProbe, type ProbeOptions } from './animation/probe-media';
-export { probeImage, type ImageProbe } from './faces/probe-image';
-export { DEFAULT_GIF_CAPS, DEFAULT_VIDEO_CAPS, type GifCaps, type VideoCaps } from './animation/caps';
-export { requireFfmpeg } from './video/ffmpeg';
-export { makeThumbnail, THUMBNAIL_SIZE, type ThumbnailBox } from './thumbnails/make-thumbnail';
+// What the API may import alone, without the models.
+export * from './media';

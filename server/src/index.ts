@@ -1,2 +1,3 @@
+export { apiRole } from './api-role';
 export { buildApp } from './app';
 export type { AppDeps } from './http/deps';

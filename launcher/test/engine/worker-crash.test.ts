@@ -6,7 +6,7 @@ import { getBalances } from '@doppel/core/accounts/credits';
 import type { TestApp } from '@doppel/server/testing/app';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
 
-const serverDir = path.resolve(import.meta.dirname, '../..');
+const launcherDir = path.resolve(import.meta.dirname, '../..');
 
 let world: IntakeWorld;
 let api: TestApp;
@@ -17,7 +17,7 @@ function startWorkerProcess(): ChildProcess {
   const { DATABASE_URL: _ignored, ...env } = process.env;
   // node itself, not the tsx launcher: SIGKILL must hit the process doing the work.
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
+    cwd: launcherDir,
     env: {
       ...env,
       DATABASE_URL: api.database.url,

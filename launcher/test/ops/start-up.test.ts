@@ -6,10 +6,10 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const serverDir = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(serverDir, 'node_modules/.bin/tsx');
+const launcherDir = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(launcherDir, 'node_modules/.bin/tsx');
 
-function start(env: Record<string, string>, command: [string, string[], string] = [tsx, ['src/main.ts'], serverDir]) {
+function start(env: Record<string, string>, command: [string, string[], string] = [tsx, ['src/main.ts'], launcherDir]) {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const [program, args, cwd] = command;
   return spawn(program, args, { cwd, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -45,7 +45,7 @@ describe('pnpm start', () => {
 
   it.each([
     ['the server process', undefined],
-    ['`pnpm start` at the top of the repository, which passes the signal on', ['pnpm', ['--silent', 'start'], path.resolve(serverDir, '..')]],
+    ['`pnpm start` at the top of the repository, which passes the signal on', ['pnpm', ['--silent', 'start'], path.resolve(launcherDir, '..')]],
   ] as const)('serves on the embedded PostgreSQL and stops it cleanly on SIGTERM to %s', async (_, command) => {
     const child = start({ DOPPEL_DATA_DIR: dataDir, DOPPEL_PORT: '0', DOPPEL_LOG_LEVEL: 'info' }, command && [command[0], [...command[1]], command[2]]);
     const exited = exitOf(child);
@@ -75,5 +75,36 @@ describe('pnpm start', () => {
       }
     }
     expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+  });
+});
+
+describe('pnpm worker', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'doppel-worker-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('runs the job workers alone, serving no HTTP, and stops cleanly on SIGTERM', async () => {
+    const root = path.resolve(launcherDir, '..');
+    const child = start({ DOPPEL_DATA_DIR: dataDir, DOPPEL_PORT: '0', DOPPEL_LOG_LEVEL: 'info' }, ['pnpm', ['--silent', 'worker'], root]);
+    const exited = exitOf(child);
+    try {
+      const messages: string[] = [];
+      for await (const line of createInterface({ input: child.stdout })) {
+        messages.push(String((JSON.parse(line) as { msg?: unknown }).msg));
+        if (messages.at(-1) === 'job workers started') break;
+      }
+      child.stdout.resume();
+      expect(messages).toContain('job workers started');
+      expect(messages.filter((m) => m.startsWith('Server listening'))).toEqual([]);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }
   });
 });

@@ -11,7 +11,7 @@ import { KeyVault } from '@doppel/core/keys/key-vault';
 import type { TestAccount } from '@doppel/server/testing/app';
 import type { TestDatabase } from '@doppel/core/testing/database';
 
-const serverDir = path.resolve(import.meta.dirname, '../..');
+const launcherDir = path.resolve(import.meta.dirname, '../..');
 
 export interface ServerProcess {
   readonly child: ChildProcess;
@@ -34,7 +34,7 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
+    cwd: launcherDir,
     env: { ...inherited, DOPPEL_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

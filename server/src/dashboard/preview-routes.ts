@@ -1,5 +1,5 @@
 import { DASHBOARD_API_PREFIX, dashboardContract } from '@doppel/contract/dashboard';
-import { makeThumbnail } from '@doppel/engine';
+import { makeThumbnail } from '@doppel/engine/media';
 import { thumbnailKey } from '@doppel/core/storage/keys';
 import type { Storage } from '@doppel/core/storage/storage';
 import { findUserFaceDetectTask, listUserFaceDetectTasks, toFaceDetectTask } from '@doppel/core/tasks/face-detect-tasks';

@@ -1,4 +1,4 @@
-import { EngineError, probeImage, probeMedia } from '@doppel/engine';
+import { EngineError, probeImage, probeMedia } from '@doppel/engine/media';
 import { ApiError } from '@doppel/core/errors';
 import type { MediaMeasure } from '@doppel/core/db/stored-inputs';
 import type { MediaKind } from '@doppel/core/media/sniff';
