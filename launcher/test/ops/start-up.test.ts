@@ -19,12 +19,13 @@ function exitOf(child: ReturnType<typeof start>): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'doppel-start-'));
+});
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
 describe('pnpm start', () => {
-  let dataDir: string;
-  beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'doppel-start-'));
-  });
-  afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
   it('stops with one line naming the variable when the configuration is invalid', async () => {
     const child = start({ DOPPEL_PORT: 'eighty', DOPPEL_DATA_DIR: dataDir });
@@ -79,11 +80,6 @@ describe('pnpm start', () => {
 });
 
 describe('pnpm worker', () => {
-  let dataDir: string;
-  beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'doppel-worker-'));
-  });
-  afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
   it('runs the job workers alone, serving no HTTP, and stops cleanly on SIGTERM', async () => {
     const root = path.resolve(launcherDir, '..');
