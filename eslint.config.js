@@ -1,76 +1,75 @@
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 // ---------------------------------------------------------------------------------------------
 // Import boundaries between the workspace packages (docs/architecture.md, "Who imports whom").
-// contract is the bottom layer and imports nothing of ours; the SDK imports only the contract;
-// the engine (worker/src/<engine folder>) imports nothing of server, nor of worker outside the
-// engine. Server and worker are not to import each other; until the job handlers move from
-// server/src/jobs into worker/, the server may import the worker's public entry (`@doppel/worker`),
-// never a file inside it, and the worker never imports the server.
+// Each package may import of ours only what is listed for it, by package name (a relative path
+// into another package's folder is refused). Test and bench code may import a little more: test
+// support of the packages below it (`@doppel/<package>/testing/...`) and the SDK's verifier.
 // ---------------------------------------------------------------------------------------------
 
-const PACKAGES = ['contract', 'sdk', 'server', 'worker', 'examples'];
-const ENGINE_FOLDERS = ['faces', 'swap', 'animation', 'video', 'scan', 'tf', 'pool', 'thumbnails'];
-const either = (names) => names.join('|');
+const CONTRACT = 'contract(/openapi|/dashboard)?';
+const CORE = 'core/(?!testing/)[\\w./-]+';
+const TESTING = (...packages) => `(${packages.join('|')})/testing/[\\w./-]+`;
 
-/**
- * The import specifiers a package may not use: another package by name unless it is in
- * `mayImport`; a file inside another package (its public entry only; the contract's `/openapi`
- * entry included); a relative path into another package's folder, unless under one of `mayReach`.
- */
-function boundary(name, { mayImport = [], mayReach = [], reason }) {
-  const others = PACKAGES.filter((other) => other !== name);
-  const forbidden = others.filter((other) => !mayImport.includes(other));
-  const entryOnly = mayImport.filter((other) => other !== 'contract');
-  const reachable = mayReach.length > 0 ? `(?!${either(mayReach)})` : '';
-  return [
-    ...(forbidden.length > 0 ? [{ regex: `^@doppel/(${either(forbidden)})(/|$)`, message: `${reason}` }] : []),
-    ...(entryOnly.length > 0
-      ? [{ regex: `^@doppel/(${either(entryOnly)})/`, message: 'Import the package by its public entry, not a file inside it.' }]
-      : []),
-    {
-      regex: `^(\\.\\./)+${reachable}(${either(others)})/`,
-      message: 'Import another workspace package by its name, never by a relative path into its folder.',
-    },
-  ];
-}
-
-const restrict = (files, patterns, ignores = []) => ({
-  files,
-  ignores,
-  rules: { 'no-restricted-imports': ['error', { patterns }] },
-});
-
-const engineFiles = ENGINE_FOLDERS.map((folder) => `worker/src/${folder}/**`);
-const worker = { mayImport: ['contract'], reason: 'The worker never imports the server, the SDK or the examples.' };
-const server = {
-  mayImport: ['contract', 'worker'],
-  reason: 'The server imports the contract and, until the job handlers move to worker/, the public entry of the worker.',
+/** Package folder → the `@doppel/...` specifiers (regex bodies, matched whole) its sources may use. */
+const MAY_IMPORT = {
+  contract: [],
+  sdk: [CONTRACT],
+  dashboard: [CONTRACT],
+  // The engine is a library of its own: it never knows who runs it.
+  engine: [CONTRACT],
+  core: [CONTRACT],
+  // The API imports the engine's light entry only: an api process must not load the models.
+  server: [CONTRACT, CORE, 'engine/media'],
+  worker: [CONTRACT, CORE, 'engine(/media)?'],
+  // The one place that knows both roles.
+  launcher: [CORE, 'server', 'worker'],
+  examples: ['sdk(/web)?'],
 };
-// Tests check deliveries with the SDK's verifier, as a receiver would; the engine tests that still
-// run through server/src/jobs share the worker's clip fixtures, and the resource-bound tests its
-// hostile videos (they move to worker/ with the jobs).
-const serverTests = { ...server, mayImport: [...server.mayImport, 'sdk'], mayReach: ['worker/test/animation/', 'worker/test/video/'] };
-const examples = { mayImport: ['sdk'], reason: 'The examples use the published SDK only.' };
 
-const importBoundaries = [
-  restrict(['contract/**'], boundary('contract', { reason: 'The contract imports nothing of ours.' })),
-  restrict(['sdk/**'], boundary('sdk', { mayImport: ['contract'], reason: 'The SDK imports only the contract.' })),
-  restrict(['worker/**'], boundary('worker', worker), engineFiles),
-  restrict(engineFiles, [
-    ...boundary('worker', worker),
-    {
-      regex: `^\\.\\./(?!(${either(ENGINE_FOLDERS)})/)`,
-      message: 'The engine imports only the engine and the contract, not the rest of the worker.',
-    },
-  ]),
-  restrict(['server/src/**'], boundary('server', server)),
-  restrict(['server/test/**'], boundary('server', serverTests)),
-  restrict(['examples/**'], boundary('examples', examples), ['examples/test/**']),
-  // The examples' tests start a real server with the server's own test support.
-  restrict(['examples/test/**'], boundary('examples', { ...examples, mayReach: ['server/test/support/'] })),
-];
+/** What test and bench code of a package may use beyond its sources' list. */
+const TESTS_MAY_ALSO_IMPORT = {
+  core: ['sdk', TESTING('core')],
+  engine: ['engine/fixtures/[\\w.-]+'],
+  server: ['sdk', TESTING('core')],
+  worker: ['sdk', TESTING('core')],
+  launcher: [CONTRACT, 'engine(/media)?', 'engine/fixtures/[\\w.-]+', 'sdk', TESTING('core', 'server')],
+  examples: [TESTING('core', 'server', 'launcher')],
+};
+
+const packageOf = (file) => (MAY_IMPORT[file.split('/')[0]] ? file.split('/')[0] : undefined);
+const isTestCode = (file) => /^[^/]+\/(test|bench)\//.test(file);
+
+const importBoundaries = {
+  meta: { type: 'problem', schema: [], messages: { refused: '{{reason}}' } },
+  create(context) {
+    const file = path.relative(context.cwd, context.filename).split(path.sep).join('/');
+    const from = packageOf(file);
+    if (!from) return {};
+    const allowed = [...MAY_IMPORT[from], ...(isTestCode(file) ? (TESTS_MAY_ALSO_IMPORT[from] ?? []) : [])];
+    const allowedRegex = new RegExp(`^@doppel/(${allowed.join('|') || '(?!)'})$`);
+    function check(source) {
+      if (typeof source?.value !== 'string') return;
+      const specifier = source.value;
+      let reason;
+      if (specifier.startsWith('.')) {
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
+        if (target.split('/')[0] !== from) reason = 'Import another workspace package by its name, never by a relative path into its folder.';
+      } else if (specifier.startsWith('@doppel/') && specifier.split('/')[1] !== from && !allowedRegex.test(specifier)) {
+        reason = `${from}${isTestCode(file) ? ' tests' : ''} may not import ${specifier} (allowed: ${allowed.map((a) => `@doppel/${a}`).join(', ') || 'nothing of ours'}).`;
+      }
+      if (reason) context.report({ node: source, messageId: 'refused', data: { reason } });
+    }
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.doppel/**', 'docs/**', 'server/vendor/**'] },
@@ -82,5 +81,5 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  ...importBoundaries,
+  { plugins: { doppel: { rules: { 'import-boundaries': importBoundaries } } }, rules: { 'doppel/import-boundaries': 'error' } },
 );

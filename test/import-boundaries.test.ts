@@ -7,24 +7,38 @@ const eslint = new ESLint({ cwd: fileURLToPath(new URL('..', import.meta.url)) }
 /** The boundary messages ESLint gives for one import line in a file at `filePath`. */
 async function refusals(filePath: string, specifier: string): Promise<string[]> {
   const [result] = await eslint.lintText(`export * from '${specifier}';\n`, { filePath });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'doppel/import-boundaries').map((m) => m.message);
 }
 
 describe('import boundaries between the workspace packages', () => {
   it.each([
-    ['contract/src/router.ts', '@doppel/server'],
-    ['contract/src/router.ts', '../../worker/src/index'],
+    // The contract imports nothing of ours.
+    ['contract/src/router.ts', '@doppel/core/errors'],
+    ['contract/src/router.ts', '../../engine/src/index'],
+    // The SDK imports only the contract.
     ['sdk/src/client.ts', '@doppel/server'],
     ['sdk/src/client.ts', '../../contract/src/index'],
-    ['worker/src/index.ts', '@doppel/server'],
-    ['worker/src/index.ts', '../../server/src/jobs/compute'],
-    ['worker/src/faces/detect.ts', '@doppel/server'],
-    ['worker/src/faces/detect.ts', '../index'],
-    ['worker/src/faces/detect.ts', '../jobs/swap-job'],
-    ['server/src/jobs/compute.ts', '@doppel/worker/src/pool/compute-pool'],
-    ['server/src/jobs/compute.ts', '../../../worker/src/index'],
-    ['server/src/jobs/compute.ts', '@doppel/sdk'],
-    ['server/test/engine/swap.test.ts', '../../../worker/src/pool/compute-pool'],
+    // The engine imports nothing of core, server, worker or launcher.
+    ['engine/src/faces/detect-faces.ts', '@doppel/core/db/connect'],
+    ['engine/src/faces/detect-faces.ts', '@doppel/worker'],
+    ['engine/src/index.ts', '../../worker/src/jobs/compute'],
+    // core is below server and worker.
+    ['core/src/tasks/swaps.ts', '@doppel/server'],
+    ['core/src/tasks/swaps.ts', '@doppel/worker'],
+    ['core/src/tasks/swaps.ts', '@doppel/engine'],
+    // Server and worker never import each other, in sources or tests.
+    ['server/src/app.ts', '@doppel/worker'],
+    ['server/src/app.ts', '../../worker/src/jobs/swap-job'],
+    ['server/test/support/app.ts', '@doppel/worker'],
+    ['worker/src/jobs/swap-job.ts', '@doppel/server'],
+    ['worker/test/webhooks/delivery.test.ts', '@doppel/server/testing/app'],
+    // An API process must not load the engine's models: the server takes the light entry only.
+    ['server/src/intake/measure.ts', '@doppel/engine'],
+    // Another package's files are reached by its exports, never by a relative path.
+    ['server/src/app.ts', '../../core/src/db/connect'],
+    ['launcher/test/engine/animated.test.ts', '../../../engine/test/fixtures/pan-clip'],
+    // Test support is for tests.
+    ['server/src/app.ts', '@doppel/core/testing/database'],
     ['examples/create-and-wait.ts', '@doppel/contract'],
     ['examples/test/create-and-wait.test.ts', '../../server/src/app'],
   ])('refuses in %s the import %s', async (filePath, specifier) => {
@@ -34,15 +48,21 @@ describe('import boundaries between the workspace packages', () => {
   it.each([
     ['contract/src/router.ts', './schemas/swaps'],
     ['sdk/src/client.ts', '@doppel/contract'],
-    ['worker/src/faces/detect.ts', '../swap/swap-image'],
-    ['worker/src/faces/detect.ts', '@doppel/contract'],
-    ['worker/src/index.ts', './pool/compute-pool'],
-    ['server/src/jobs/compute.ts', '@doppel/worker'],
+    ['engine/src/faces/detect-faces.ts', '../swap/swap-image'],
+    ['engine/src/faces/detect-faces.ts', '@doppel/contract'],
+    ['core/src/tasks/swaps.ts', '@doppel/contract'],
+    ['server/src/app.ts', '@doppel/core/db/connect'],
+    ['server/src/intake/measure.ts', '@doppel/engine/media'],
     ['server/src/ops/api-docs.ts', '@doppel/contract/openapi'],
-    ['server/test/webhooks/receiver.ts', '@doppel/sdk'],
-    ['server/test/engine/animated.test.ts', '../../../worker/test/animation/pan-clip'],
+    ['server/test/support/app.ts', '@doppel/core/testing/database'],
+    ['worker/src/jobs/compute.ts', '@doppel/engine'],
+    ['worker/test/webhooks/delivery.test.ts', '@doppel/sdk'],
+    ['launcher/src/main.ts', '@doppel/server'],
+    ['launcher/src/main.ts', '@doppel/worker'],
+    ['launcher/test/engine/animated.test.ts', '@doppel/engine/fixtures/pan-clip'],
+    ['launcher/test/support/intake-world.ts', '@doppel/server/testing/intake-world'],
     ['examples/create-and-wait.ts', '@doppel/sdk'],
-    ['examples/test/create-and-wait.test.ts', '../../server/test/support/app'],
+    ['examples/test/create-and-wait.test.ts', '@doppel/launcher/testing/intake-world'],
   ])('lets %s import %s', async (filePath, specifier) => {
     expect(await refusals(filePath, specifier)).toEqual([]);
   });
