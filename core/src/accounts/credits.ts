@@ -1,8 +1,13 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect';
-import { creditBuckets, type CreditBucket } from '../db/schema';
+import { creditBuckets, type CreditBucket, type Database } from '../db/schema';
 
 export type Balances = Record<CreditBucket, number> & { total: number };
+
+/** A new user's balance row, all buckets at zero (in the transaction creating the user). */
+export async function openBalances(trx: Transaction<Database>, userId: string): Promise<void> {
+  await trx.insertInto('credit_balances').values({ user_id: userId }).execute();
+}
 
 export async function getBalances(db: Db, userId: string): Promise<Balances> {
   const row = await db
@@ -27,6 +32,80 @@ export async function grantCredits(db: Db, userId: string, bucket: CreditBucket,
     await trx.insertInto('credit_ledger').values({ user_id: userId, swap_id: null, bucket, amount, reason: 'grant' }).execute();
   });
   return getBalances(db, userId);
+}
+
+/**
+ * Takes `cost` credits from the user's buckets in the documented order (subscription, then
+ * monthly, then permanent, as in `creditBuckets`), writing one ledger entry per bucket touched,
+ * in one statement. The balance row is locked for the rest of the transaction, so concurrent
+ * creates cannot overspend: a create that waited for the lock takes from the balance as the
+ * other one left it. Returns false, changing nothing, when the balance is below the cost.
+ */
+export async function chargeCredits(
+  trx: Transaction<Database>,
+  userId: string,
+  swapId: string,
+  cost: number,
+): Promise<boolean> {
+  if (cost === 0) return true;
+  const { rows } = await sql<{ charged: boolean }>`
+    with balance as (
+      select subscription, monthly, permanent from credit_balances where user_id = ${userId} for update
+    ),
+    taken as (
+      select s, m, ${cost}::int - s - m as p
+      from balance,
+        lateral (select least(subscription, ${cost}::int) as s) first,
+        lateral (select least(monthly, ${cost}::int - s) as m) second
+      where subscription + monthly + permanent >= ${cost}::int
+    ),
+    charged as (
+      update credit_balances b
+      set subscription = b.subscription - t.s, monthly = b.monthly - t.m, permanent = b.permanent - t.p
+      from taken t
+      where b.user_id = ${userId}
+    ),
+    ledger as (
+      insert into credit_ledger (user_id, swap_id, bucket, amount, reason)
+      select ${userId}, ${swapId}, v.bucket, -v.n, 'charge'
+      from taken t, lateral (values (1, 'subscription', t.s), (2, 'monthly', t.m), (3, 'permanent', t.p)) v(rank, bucket, n)
+      where v.n > 0
+      order by v.rank
+    )
+    select exists (select 1 from taken) as charged
+  `.execute(trx);
+  return rows[0]!.charged;
+}
+
+/**
+ * Gives a swap's charge back to the buckets it came from, with a ledger entry per bucket. The
+ * caller makes sure it happens once (`refundSwap` in tasks/finish-swap.ts). Returns the credits
+ * refunded.
+ */
+export async function returnCharge(trx: Transaction<Database>, userId: string, swapId: string): Promise<number> {
+  const charges = await trx
+    .selectFrom('credit_ledger')
+    .select(['bucket', (eb) => eb.fn.sum<number>('amount').as('amount')])
+    .where('swap_id', '=', swapId)
+    .where('reason', '=', 'charge')
+    .groupBy('bucket')
+    .execute();
+  let total = 0;
+  for (const { bucket, amount } of charges) {
+    const back = -Number(amount);
+    if (back <= 0) continue;
+    total += back;
+    await trx
+      .updateTable('credit_balances')
+      .set({ [bucket]: sql`${sql.ref(bucket)} + ${back}` })
+      .where('user_id', '=', userId)
+      .execute();
+    await trx
+      .insertInto('credit_ledger')
+      .values({ user_id: userId, swap_id: swapId, bucket, amount: back, reason: 'refund' })
+      .execute();
+  }
+  return total;
 }
 
 /** Sums the ledger by bucket; equal to the balances whenever the books are right. */

@@ -1,6 +1,7 @@
 import type { Db } from '../db/connect';
 import type { UserRow } from '../db/schema';
 import { newId } from '../ids';
+import { openBalances } from './credits';
 
 export async function createUser(
   db: Db,
@@ -17,7 +18,7 @@ export async function createUser(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await trx.insertInto('credit_balances').values({ user_id: user.id }).execute();
+    await openBalances(trx, user.id);
     return user;
   });
 }

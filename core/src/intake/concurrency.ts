@@ -3,6 +3,7 @@ import type { Db } from '../db/connect';
 import { ownerAlive } from '../db/instance-liveness';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
+import { unfinishedSwapCount } from '../tasks/swaps';
 
 /**
  * Takes one of the key's concurrent-create slots (spec 4.3 rule 1), before any side effect.
@@ -18,7 +19,7 @@ export async function reserveCreateSlot(db: Db, apiKeyId: string, cap: number, o
     await sql`select set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(hashtext(${`create-slots:${apiKeyId}`}))`.execute(trx);
     const { held } = await sql<{ held: number }>`
       select
-        (select count(*) from swaps where api_key_id = ${apiKeyId} and status in ('queued', 'preparing', 'processing'))
+        ${unfinishedSwapCount(apiKeyId)}
         + (select count(*) from create_reservations r where api_key_id = ${apiKeyId} and ${ownerAlive(sql.ref('r.owner_instance'))})
         as held`
       .execute(trx)

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db/connect';
+import { settleMasterKeyFingerprint } from '../settings';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -52,17 +53,7 @@ export async function loadMasterKey(configured: Buffer | undefined, dataDir: str
  */
 export async function checkMasterKey(db: Db, masterKey: Buffer): Promise<void> {
   const fingerprint = createHash('sha256').update('doppel-master-key').update(masterKey).digest('hex').slice(0, 32);
-  await db
-    .insertInto('settings')
-    .values({ name: 'master_key_fingerprint', value: JSON.stringify(fingerprint) })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const stored = await db
-    .selectFrom('settings')
-    .select('value')
-    .where('name', '=', 'master_key_fingerprint')
-    .executeTakeFirstOrThrow();
-  if (stored.value !== fingerprint) {
+  if ((await settleMasterKeyFingerprint(db, fingerprint)) !== fingerprint) {
     throw new Error(
       'the master key differs from the one this database was set up with: set DOPPEL_MASTER_KEY to the key the other hosts use',
     );

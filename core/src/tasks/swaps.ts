@@ -1,9 +1,15 @@
-import { cancelableSwapStatuses } from '@doppel/contract';
-import { sql } from 'kysely';
-import { refundSwap } from '../billing/charges';
+import { cancelableSwapStatuses, type SwapStatus, type SwapType } from '@doppel/contract';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/connect';
 import type { NewSwap, SwapRow } from '../db/schema';
+import type { SwapInputs } from '../db/stored-inputs';
+import { BOSS_SCHEMA, queues } from '../queue/boss';
+import { encodeSwapCursor, type SwapCursor } from './swap-cursor';
 
+// The one module that reads and writes the `swaps` table (docs/architecture.md, "Tables and their
+// owners"). What a swap's ending does beyond its row (refund, webhook event) is in finish-swap.ts.
+
+/** A new swap row: the create's (in its transaction), and tests' rows through the same call. */
 export async function insertSwap(db: Db, swap: NewSwap): Promise<SwapRow> {
   return db.insertInto('swaps').values(swap).returningAll().executeTakeFirstOrThrow();
 }
@@ -11,6 +17,11 @@ export async function insertSwap(db: Db, swap: NewSwap): Promise<SwapRow> {
 /** The swap with this id if the key created it; another key's swap is as absent as a missing one. */
 export function findSwap(db: Db, apiKeyId: string, id: string): Promise<SwapRow | undefined> {
   return db.selectFrom('swaps').selectAll().where('id', '=', id).where('api_key_id', '=', apiKeyId).executeTakeFirst();
+}
+
+/** The swap as it is now, whoever owns it (jobs and the operator act for no API key). */
+export function readSwap(db: Db, id: string): Promise<SwapRow | undefined> {
+  return db.selectFrom('swaps').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** The swap with this id if one of the user's keys created it (dashboard). */
@@ -31,25 +42,19 @@ export async function dailySwapCounts(db: Db, userId: string, days: number): Pro
 }
 
 /**
- * Spec 3.1: one guarded UPDATE moves a queued or preparing swap to canceled; whatever the
- * status filter does not match (processing, or already terminal) is returned unchanged. The
+ * Spec 3.1: one guarded UPDATE moves a queued or preparing swap to canceled; whatever the status
+ * filter does not match (processing, or already terminal) is left as it is (undefined). The
  * guard makes the cancel and a worker's pick-up mutually exclusive without locks.
  */
-export async function cancelSwap(db: Db, apiKeyId: string, id: string): Promise<SwapRow | undefined> {
-  const canceled = await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('swaps')
-      .set({ status: 'canceled', updated_at: sql<Date>`now()`, completed_at: sql<Date>`now()` })
-      .where('id', '=', id)
-      .where('api_key_id', '=', apiKeyId)
-      .where('status', 'in', cancelableSwapStatuses)
-      .returningAll()
-      .executeTakeFirst();
-    // A canceled swap never ran: its credits go back with the status change.
-    if (row) await refundSwap(trx, row.id);
-    return row;
-  });
-  return canceled ?? findSwap(db, apiKeyId, id);
+export function markSwapCanceled(db: Db, apiKeyId: string, id: string): Promise<SwapRow | undefined> {
+  return db
+    .updateTable('swaps')
+    .set({ status: 'canceled', updated_at: sql<Date>`now()`, completed_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('api_key_id', '=', apiKeyId)
+    .where('status', 'in', cancelableSwapStatuses)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** Worker pick-up: queued -> preparing, or null when the swap is no longer queued (e.g. canceled). */
@@ -74,4 +79,180 @@ async function advance(db: Db, id: string, from: SwapRow['status'], to: SwapRow[
     .returningAll()
     .executeTakeFirst();
   return row ?? null;
+}
+
+/** processing -> done with the stored result; undefined when the swap is no longer processing. */
+export function markSwapDone(db: Db, id: string, result: { url: string; key: string }): Promise<SwapRow | undefined> {
+  return db
+    .updateTable('swaps')
+    .set({
+      status: 'done',
+      progress: 100,
+      result_url: result.url,
+      result_key: result.key,
+      error: null,
+      updated_at: sql<Date>`now()`,
+      completed_at: sql<Date>`now()`,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'processing')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Any status not yet ended -> failed with this error; undefined when the swap had ended. */
+export function markSwapFailed(db: Db, id: string, error: string): Promise<SwapRow | undefined> {
+  return db
+    .updateTable('swaps')
+    .set({ status: 'failed', error, updated_at: sql<Date>`now()`, completed_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'preparing', 'processing'])
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Flips the swap's `refunded` flag, once: the owner of the charge, or undefined when it was
+ * refunded already (or there is no such swap). Several workers may try at a time.
+ */
+export function markSwapRefunded(db: Db, id: string): Promise<{ user_id: string } | undefined> {
+  return db
+    .updateTable('swaps')
+    .set({ refunded: true })
+    .where('id', '=', id)
+    .where('refunded', '=', false)
+    .returning('user_id')
+    .executeTakeFirst();
+}
+
+/** A rising progress value while processing (older, lower writes never win); 100 is for done. */
+export async function writeSwapProgress(db: Db, id: string, progress: number): Promise<void> {
+  await db
+    .updateTable('swaps')
+    .set({ progress, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('status', '=', 'processing')
+    .where('progress', '<', progress)
+    .execute();
+}
+
+/** A swap's status and stored inputs (the job and the retirement of inputs read them). */
+export function readSwapInputs(db: Db, id: string): Promise<Pick<SwapRow, 'status' | 'inputs'> | undefined> {
+  return db.selectFrom('swaps').select(['status', 'inputs']).where('id', '=', id).executeTakeFirst();
+}
+
+/** SQL for the number of swaps of this key not yet ended, for a statement of the caller's. */
+export function unfinishedSwapCount(apiKeyId: string): RawBuilder<number> {
+  return sql<number>`(select count(*) from swaps where api_key_id = ${apiKeyId} and status in ('queued', 'preparing', 'processing'))`;
+}
+
+/** Job states in which pg-boss will still run a job. */
+const LIVE_JOB_STATES = ['created', 'retry', 'active'];
+
+/**
+ * Swaps left unfinished with no job that could still finish them (the job was lost with a
+ * crashed process's transaction, or deleted). A minute of grace covers a job between two of its
+ * states.
+ */
+export async function findStuckSwapIds(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    select s.id from swaps s
+    where s.status in ('queued', 'preparing', 'processing')
+      and s.updated_at < now() - interval '1 minute'
+      and not exists (
+        select 1 from ${sql.table(`${BOSS_SCHEMA}.job`)} j
+        where j.name in (${queues.swap.name}, ${queues.swapDead.name})
+          and j.state::text in (${sql.join(LIVE_JOB_STATES)})
+          and j.data ->> 'swapId' = s.id)
+    limit 500`.execute(db);
+  return rows.map((row) => row.id);
+}
+
+/** Ended swaps created more than `days` days ago, a batch at a time (retention). */
+export function endedSwapsOlderThan(
+  db: Db,
+  days: number,
+  limit: number,
+): Promise<{ id: string; inputs: Partial<SwapInputs>; result_key: string | null }[]> {
+  return db
+    .selectFrom('swaps')
+    .select(['id', 'inputs', 'result_key'])
+    .where('created_at', '<', sql<Date>`now() - make_interval(days => ${days})`)
+    .where('status', 'in', ['done', 'failed', 'canceled'])
+    .limit(limit)
+    .execute();
+}
+
+/** Deletes swaps; their webhook events and attempts go with them (on delete cascade). */
+export async function deleteSwaps(db: Db, ids: string[]): Promise<void> {
+  if (ids.length > 0) await db.deleteFrom('swaps').where('id', 'in', ids).execute();
+}
+
+/** How many swaps are kept, by type and status (metrics). */
+export async function countSwaps(db: Db): Promise<{ type: SwapType; status: SwapStatus; count: number }[]> {
+  const rows = await db
+    .selectFrom('swaps')
+    .select(['type', 'status', (eb) => eb.fn.countAll<string>().as('count')])
+    .groupBy(['type', 'status'])
+    .execute();
+  return rows.map((row) => ({ ...row, count: Number(row.count) }));
+}
+
+export interface SwapPage {
+  rows: SwapRow[];
+  /** Null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface PageRequest {
+  limit: number;
+  after: SwapCursor | null;
+}
+
+/** Whose swaps: one key's (the API) or every key of one user (the dashboard). */
+export type SwapScope = { apiKeyId: string } | { userId: string };
+
+export interface SwapFilter {
+  status?: SwapStatus;
+  type?: SwapType;
+}
+
+/**
+ * One page of a key's swaps, newest first: created_at descending, then id descending, so rows
+ * sharing a timestamp are neither skipped nor repeated across pages (keyset pagination on the
+ * `swaps_key_page` index). The cursor carries created_at to the microsecond, selected as an
+ * integer in SQL because a JS Date would round it.
+ */
+export function listSwaps(db: Db, apiKeyId: string, page: PageRequest): Promise<SwapPage> {
+  return listScopedSwaps(db, { apiKeyId }, {}, page);
+}
+
+/** The same pages for any scope, optionally filtered by status and type (`swaps_user_page` for a user). */
+export async function listScopedSwaps(db: Db, scope: SwapScope, filter: SwapFilter, page: PageRequest): Promise<SwapPage> {
+  let query = db
+    .selectFrom('swaps')
+    .selectAll()
+    .select(sql<string>`(extract(epoch from created_at) * 1000000)::int8::text`.as('created_at_micros'));
+  query = 'apiKeyId' in scope ? query.where('api_key_id', '=', scope.apiKeyId) : query.where('user_id', '=', scope.userId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.type) query = query.where('type', '=', filter.type);
+  if (page.after) {
+    const { createdAtMicros, id } = page.after;
+    query = query.where(
+      sql<boolean>`(created_at, id) < (timestamptz 'epoch' + ${createdAtMicros.toString()}::int8 * interval '1 microsecond', ${id})`,
+    );
+  }
+  const found = await query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+
+  const rows = found.slice(0, page.limit);
+  const last = rows.at(-1);
+  const nextCursor =
+    found.length > page.limit && last
+      ? encodeSwapCursor({ createdAtMicros: BigInt(last.created_at_micros), id: last.id })
+      : null;
+  return { rows: rows.map(({ created_at_micros: _, ...row }) => row), nextCursor };
 }

@@ -1,8 +1,11 @@
 import type { WebhookEventType } from '@doppel/contract';
+import { sql, type Insertable, type Transaction } from 'kysely';
 import type { PgBoss } from 'pg-boss';
 import type { Db } from '../db/connect';
-import type { WebhookEventStatus } from '../db/schema';
+import type { Database, WebhookAttemptsTable, WebhookEventRow, WebhookEventStatus, WebhookEventsTable } from '../db/schema';
 import { queueWebhookAttempt } from './job';
+
+// The one module that reads and writes `webhook_events` and `webhook_attempts`.
 
 export interface WebhookAttemptView {
   attempt: number;
@@ -78,4 +81,60 @@ export async function redeliver(db: Db, boss: PgBoss, eventId: string): Promise<
   if (!event) return false;
   await queueWebhookAttempt(boss, db, { eventId, step: null }, event.api_key_id);
   return true;
+}
+
+/** A terminal event to deliver, pending from now (in the transaction that ends the swap). */
+export async function insertWebhookEvent(trx: Transaction<Database>, event: Insertable<WebhookEventsTable>): Promise<void> {
+  await trx.insertInto('webhook_events').values(event).execute();
+}
+
+/** An event by id, for the operator's redelivery. */
+export function findWebhookEvent(db: Db, eventId: string): Promise<Pick<WebhookEventRow, 'id' | 'swap_id' | 'event_type' | 'url'> | undefined> {
+  return db.selectFrom('webhook_events').select(['id', 'swap_id', 'event_type', 'url']).where('id', '=', eventId).executeTakeFirst();
+}
+
+/**
+ * The event with its attempt counter moved on, or undefined when there is nothing to send: a
+ * scheduled attempt only while the event is pending, a redelivery whatever its status.
+ */
+export function claimWebhookAttempt(db: Db, eventId: string, scheduled: boolean): Promise<WebhookEventRow | undefined> {
+  let claim = db
+    .updateTable('webhook_events')
+    .set({ attempts: sql<number>`attempts + 1` })
+    .where('id', '=', eventId);
+  if (scheduled) claim = claim.where('status', '=', 'pending');
+  return claim.returningAll().executeTakeFirst();
+}
+
+export async function recordWebhookAttempt(trx: Transaction<Database>, attempt: Insertable<WebhookAttemptsTable>): Promise<void> {
+  await trx.insertInto('webhook_attempts').values(attempt).execute();
+}
+
+export async function markWebhookDelivered(trx: Transaction<Database>, eventId: string): Promise<void> {
+  await trx
+    .updateTable('webhook_events')
+    .set({ status: 'delivered', completed_at: sql<Date>`now()`, next_attempt_at: null })
+    .where('id', '=', eventId)
+    .execute();
+}
+
+/** A pending event whose schedule has run out ends failed. */
+export async function markWebhookFailed(trx: Transaction<Database>, eventId: string): Promise<void> {
+  await trx
+    .updateTable('webhook_events')
+    .set({ status: 'failed', completed_at: sql<Date>`now()`, next_attempt_at: null })
+    .where('id', '=', eventId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** The next attempt's time of a pending event; false when the event is no longer pending. */
+export async function postponeWebhook(trx: Transaction<Database>, eventId: string, at: Date): Promise<boolean> {
+  const still = await trx
+    .updateTable('webhook_events')
+    .set({ next_attempt_at: at })
+    .where('id', '=', eventId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return still.numUpdatedRows > 0n;
 }

@@ -4,6 +4,7 @@ import type { PgBoss } from 'pg-boss';
 import type { Database, SwapRow } from '../db/schema';
 import { newId } from '../ids';
 import { toPublicSwap } from '../tasks/public-swap';
+import { insertWebhookEvent } from './deliveries';
 import { queueWebhookAttempt } from './job';
 
 /**
@@ -34,18 +35,15 @@ export async function enqueueWebhookEvent(trx: Transaction<Database>, boss: PgBo
   const event = webhookEventFor(swap.status);
   if (!event || !swap.webhook_url) return null;
   const id = newId('evt');
-  await trx
-    .insertInto('webhook_events')
-    .values({
-      id,
-      swap_id: swap.id,
-      api_key_id: swap.api_key_id,
-      event_type: event,
-      url: swap.webhook_url,
-      body: webhookBody(event, swap),
-      next_attempt_at: new Date(),
-    })
-    .execute();
+  await insertWebhookEvent(trx, {
+    id,
+    swap_id: swap.id,
+    api_key_id: swap.api_key_id,
+    event_type: event,
+    url: swap.webhook_url,
+    body: webhookBody(event, swap),
+    next_attempt_at: new Date(),
+  });
   await queueWebhookAttempt(boss, trx, { eventId: id, step: 0 }, swap.api_key_id);
   return id;
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { chargeCredits } from '@doppel/core/billing/charges';
+import { chargeCredits } from '@doppel/core/accounts/credits';
 import type { Db } from '@doppel/core/db/connect';
 import { insertSwap } from '@doppel/core/tasks/swaps';
 import { swapRow } from '@doppel/server/testing/task-rows';

@@ -2,9 +2,8 @@ import { dashboardContract } from '@doppel/contract/dashboard';
 import { listApiKeys } from '@doppel/core/accounts/api-keys';
 import { dailyCreditsSpent, getBalances } from '@doppel/core/accounts/credits';
 import { budgetUsage } from '@doppel/core/rate-limit/request-budget';
-import { listScopedSwaps } from '@doppel/core/tasks/list-swaps';
 import { toPublicSwap } from '@doppel/core/tasks/public-swap';
-import { dailySwapCounts } from '@doppel/core/tasks/swaps';
+import { dailySwapCounts, listScopedSwaps } from '@doppel/core/tasks/swaps';
 import { tsRest } from '../routes/ts-rest';
 import { sessionOf } from './session-guard';
 

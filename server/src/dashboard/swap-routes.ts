@@ -1,9 +1,9 @@
 import { cancelableSwapStatuses, type SwapStatus } from '@doppel/contract';
 import { DASHBOARD_API_PREFIX, dashboardContract, type SwapDetail } from '@doppel/contract/dashboard';
-import { listScopedSwaps } from '@doppel/core/tasks/list-swaps';
 import { toPublicSwap } from '@doppel/core/tasks/public-swap';
 import { decodeSwapCursor } from '@doppel/core/tasks/swap-cursor';
-import { cancelSwap as cancelKeySwap, findUserSwap } from '@doppel/core/tasks/swaps';
+import { cancelSwap as cancelKeySwap } from '@doppel/core/tasks/finish-swap';
+import { findUserSwap, listScopedSwaps } from '@doppel/core/tasks/swaps';
 import type { SwapRow } from '@doppel/core/db/schema';
 import { tsRest } from '../routes/ts-rest';
 import { findEventSwapId, listDeliveries, redeliver, type WebhookEventView } from '@doppel/core/webhooks/deliveries';

@@ -10,6 +10,7 @@ import type { PgBoss } from 'pg-boss';
 import { inputKey } from '@doppel/core/storage/keys';
 import type { Storage } from '@doppel/core/storage/storage';
 import type { StoredInput } from '@doppel/core/db/stored-inputs';
+import { insertFaceDetectTask } from '@doppel/core/tasks/face-detect-tasks';
 import type { IntakeBudget, IntakeShare } from './intake-budget';
 import { measureMedia } from './measure';
 
@@ -66,10 +67,7 @@ async function storeFaceDetectTask(
   try {
     await deps.db.transaction().execute(async (trx) => {
       const target: StoredInput = { key, kind: media.kind, mimeType: media.mimeType };
-      await trx
-        .insertInto('face_detect_tasks')
-        .values({ id: taskId, api_key_id: caller.apiKeyId, status: 'queued', target: JSON.stringify(target) })
-        .execute();
+      await insertFaceDetectTask(trx, { id: taskId, api_key_id: caller.apiKeyId, status: 'queued', target: JSON.stringify(target) });
       await sendJob(deps.boss, trx, queues.faceDetect.name, { taskId });
     });
   } catch (error) {

@@ -1,7 +1,7 @@
 import type { CreateSwapBody, PublicSwap } from '@doppel/contract';
 import type { Transaction } from 'kysely';
 import type { Caller } from '../auth/authenticate';
-import { chargeCredits } from '@doppel/core/billing/charges';
+import { chargeCredits } from '@doppel/core/accounts/credits';
 import { cheapestPrice, priceSwap } from '@doppel/core/billing/pricing';
 import { getBalances } from '@doppel/core/accounts/credits';
 import type { Config } from '@doppel/core/config';
@@ -16,6 +16,7 @@ import { SOURCE_MEDIA, TARGET_MEDIA_BY_SWAP_TYPE } from '@doppel/core/media/snif
 import { queues, sendJob } from '@doppel/core/queue/boss';
 import { inputKey } from '@doppel/core/storage/keys';
 import { toPublicSwap } from '@doppel/core/tasks/public-swap';
+import { insertSwap } from '@doppel/core/tasks/swaps';
 import { releaseCreateSlot, reserveCreateSlot } from '@doppel/core/intake/concurrency';
 import type { IntakeBudget } from './intake-budget';
 import { measureMedia } from './measure';
@@ -149,23 +150,19 @@ export async function createSwapTask(
       if (!(await chargeCredits(trx, caller.userId, swapId, cost))) {
         throw new ApiError('insufficient_credits', `This swap costs ${cost} credits, more than the balance.`);
       }
-      const row = await trx
-        .insertInto('swaps')
-        .values({
-          id: swapId,
-          api_key_id: caller.apiKeyId,
-          user_id: caller.userId,
-          type,
-          status: 'queued',
-          credit_cost: cost,
-          updated_at: new Date(),
-          metadata: metadata ? JSON.stringify(metadata) : null,
-          webhook_url: webhook_url ?? null,
-          params: JSON.stringify(params),
-          inputs: JSON.stringify(inputs),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await insertSwap(trx, {
+        id: swapId,
+        api_key_id: caller.apiKeyId,
+        user_id: caller.userId,
+        type,
+        status: 'queued',
+        credit_cost: cost,
+        updated_at: new Date(),
+        metadata: metadata ? JSON.stringify(metadata) : null,
+        webhook_url: webhook_url ?? null,
+        params: JSON.stringify(params),
+        inputs: JSON.stringify(inputs),
+      });
       await sendJob(deps.boss, trx, queues.swap.name, { swapId });
       await releaseCreateSlot(trx, reservation);
       const swap = toPublicSwap(row);

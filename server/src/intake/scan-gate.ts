@@ -7,6 +7,7 @@ import { queues, sendJob } from '@doppel/core/queue/boss';
 import type { Notifications } from '@doppel/core/queue/notifications';
 import type { Storage } from '@doppel/core/storage/storage';
 import type { MediaKind } from '@doppel/core/media/sniff';
+import { claimScan, scanStatus, scanStatuses } from '@doppel/core/scans/content-scans';
 import { scanKey } from '@doppel/core/storage/keys';
 
 export interface ScanInput {
@@ -80,14 +81,8 @@ type Verdict = 'clean' | 'flagged' | 'undecodable' | 'too_large';
 const asVerdict = (status: string | undefined): Verdict | undefined =>
   status === 'clean' || status === 'flagged' || status === 'undecodable' || status === 'too_large' ? status : undefined;
 
-async function scanStatuses(db: Db, hashes: string[]): Promise<Map<string, string>> {
-  const rows = await db.selectFrom('content_scans').select(['sha256', 'status']).where('sha256', 'in', hashes).execute();
-  return new Map(rows.map((row) => [row.sha256, row.status]));
-}
-
 async function verdictOf(db: Db, sha256: string): Promise<Verdict | undefined> {
-  const row = await db.selectFrom('content_scans').select('status').where('sha256', '=', sha256).executeTakeFirst();
-  return asVerdict(row?.status);
+  return asVerdict(await scanStatus(db, sha256));
 }
 
 /** Queues a scan of bytes never scanned, or whose scan failed (then it is tried afresh). */
@@ -96,14 +91,6 @@ async function requestScan(deps: ScanGateDeps, sha256: string, input: ScanInput)
   if (input.storedAt) await deps.storage.copy(input.storedAt, storageKey);
   else await deps.storage.put(storageKey, input.bytes, input.mimeType);
   await deps.db.transaction().execute(async (trx) => {
-    const claimed = await trx
-      .insertInto('content_scans')
-      .values({ sha256, status: 'pending', media_kind: input.kind, storage_key: storageKey })
-      .onConflict((oc) =>
-        oc.column('sha256').doUpdateSet({ status: 'pending', storage_key: storageKey }).where('content_scans.status', '=', 'failed'),
-      )
-      .returning('sha256')
-      .executeTakeFirst();
-    if (claimed) await sendJob(deps.boss, trx, queues.contentScan.name, { sha256 });
+    if (await claimScan(trx, { sha256, kind: input.kind, storageKey })) await sendJob(deps.boss, trx, queues.contentScan.name, { sha256 });
   });
 }

@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { Gauge } from 'prom-client';
 import type { Db } from '@doppel/core/db/connect';
 import { BOSS_SCHEMA, queues } from '@doppel/core/queue/boss';
+import { countFaceDetectTasks } from '@doppel/core/tasks/face-detect-tasks';
+import { countSwaps } from '@doppel/core/tasks/swaps';
 import type { Metrics } from './metrics';
 
 /** How long one reading of the database's figures serves scrapes: counting rows is not free. */
@@ -28,20 +30,8 @@ function cached<T>(ttlMs: number, load: () => Promise<T>): () => Promise<T> {
  */
 export function registerTaskMetrics(metrics: Metrics, db: Db): void {
   const registers = [metrics.registry];
-  const swapCounts = cached(TASK_METRICS_TTL_MS, () =>
-    db
-      .selectFrom('swaps')
-      .select(['type', 'status', (eb) => eb.fn.countAll<string>().as('count')])
-      .groupBy(['type', 'status'])
-      .execute(),
-  );
-  const detectionCounts = cached(TASK_METRICS_TTL_MS, () =>
-    db
-      .selectFrom('face_detect_tasks')
-      .select(['status', (eb) => eb.fn.countAll<string>().as('count')])
-      .groupBy('status')
-      .execute(),
-  );
+  const swapCounts = cached(TASK_METRICS_TTL_MS, () => countSwaps(db));
+  const detectionCounts = cached(TASK_METRICS_TTL_MS, () => countFaceDetectTasks(db));
   // Counted live: pg-boss's own queue statistics are refreshed only by its monitor.
   const jobCounts = cached(TASK_METRICS_TTL_MS, async () => {
     const { rows } = await sql<{ name: string; active: boolean; count: string }>`
@@ -59,7 +49,7 @@ export function registerTaskMetrics(metrics: Metrics, db: Db): void {
     async collect() {
       const rows = await swapCounts();
       this.reset();
-      for (const row of rows) this.set({ type: row.type, status: row.status }, Number(row.count));
+      for (const row of rows) this.set({ type: row.type, status: row.status }, row.count);
     },
   });
   new Gauge({
@@ -70,7 +60,7 @@ export function registerTaskMetrics(metrics: Metrics, db: Db): void {
     async collect() {
       const rows = await detectionCounts();
       this.reset();
-      for (const row of rows) this.set({ status: row.status }, Number(row.count));
+      for (const row of rows) this.set({ status: row.status }, row.count);
     },
   });
   new Gauge({

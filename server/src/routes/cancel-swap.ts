@@ -2,7 +2,7 @@ import { contract } from '@doppel/contract';
 import { callerOf } from '../auth/authenticate';
 import { notFound } from '@doppel/core/errors';
 import { toPublicSwap } from '@doppel/core/tasks/public-swap';
-import * as swaps from '@doppel/core/tasks/swaps';
+import * as swaps from '@doppel/core/tasks/finish-swap';
 import { tsRest } from './ts-rest';
 
 export const cancelSwap = tsRest.route(contract.cancelSwap, async ({ request, params }) => {

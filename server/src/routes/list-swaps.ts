@@ -1,7 +1,7 @@
 import { contract } from '@doppel/contract';
 import { callerOf } from '../auth/authenticate';
 import { ApiError } from '@doppel/core/errors';
-import * as swapList from '@doppel/core/tasks/list-swaps';
+import * as swapList from '@doppel/core/tasks/swaps';
 import { toPublicSwap } from '@doppel/core/tasks/public-swap';
 import { decodeSwapCursor } from '@doppel/core/tasks/swap-cursor';
 import { tsRest } from './ts-rest';

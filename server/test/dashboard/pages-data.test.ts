@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBalances, grantCredits } from '@doppel/core/accounts/credits';
-import { chargeCredits } from '@doppel/core/billing/charges';
+import { chargeCredits } from '@doppel/core/accounts/credits';
 import { insertSwap } from '@doppel/core/tasks/swaps';
 import { swapRow } from '../support/task-rows';
 import { startTestApp, type TestApp } from '../support/app';

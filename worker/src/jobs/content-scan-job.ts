@@ -1,9 +1,9 @@
 import { EngineError } from '@doppel/engine';
 import type { Job } from 'pg-boss';
 import type { Db } from '@doppel/core/db/connect';
-import type { ContentScansTable } from '@doppel/core/db/schema';
 import type { ContentScanJob } from '@doppel/core/queue/payloads';
 import { queues } from '@doppel/core/queue/boss';
+import { pendingScan, recordScan } from '@doppel/core/scans/content-scans';
 import type { Storage } from '@doppel/core/storage/storage';
 import type { MediaKind } from '@doppel/core/media/sniff';
 
@@ -22,19 +22,9 @@ export interface ContentScanDeps {
  * failed on its last attempt, so the next create that needs it queues a fresh one.
  */
 export async function runContentScanJob(deps: ContentScanDeps, job: Job<ContentScanJob>): Promise<void> {
-  const row = await deps.db
-    .selectFrom('content_scans')
-    .selectAll()
-    .where('sha256', '=', job.data.sha256)
-    .executeTakeFirst();
-  if (!row || row.status !== 'pending') return;
-  const record = (outcome: { status: Exclude<ContentScansTable['status'], 'pending'>; reason: string | null; scores?: Record<string, number> }) =>
-    deps.db
-      .updateTable('content_scans')
-      .set({ status: outcome.status, scores: outcome.scores ? JSON.stringify(outcome.scores) : null, reason: outcome.reason, completed_at: new Date() })
-      .where('sha256', '=', row.sha256)
-      .where('status', '=', 'pending')
-      .execute();
+  const row = await pendingScan(deps.db, job.data.sha256);
+  if (!row) return;
+  const record = (outcome: Parameters<typeof recordScan>[2]) => recordScan(deps.db, row.sha256, outcome);
   try {
     const bytes = await deps.storage.get(row.storage_key);
     const result = await deps.scan({ bytes, kind: row.media_kind as MediaKind });

@@ -1,10 +1,9 @@
-import type { DetectedFace } from '@doppel/contract';
 import { EngineError, type FaceDescription, type ThumbnailBox } from '@doppel/engine';
-import { sql } from 'kysely';
 import type { Job } from 'pg-boss';
 import type { Db } from '@doppel/core/db/connect';
 import type { FaceDetectJob } from '@doppel/core/queue/payloads';
 import { queues } from '@doppel/core/queue/boss';
+import { finishFaceDetection, startFaceDetection } from '@doppel/core/tasks/face-detect-tasks';
 import { retireInputs } from './retire-inputs';
 import type { Storage } from '@doppel/core/storage/storage';
 
@@ -22,28 +21,9 @@ const round = (n: number) => Math.round(n * 10) / 10;
  * has ended, the image is retired: a thumbnail with the boxes drawn on it stays.
  */
 export async function runFaceDetectJob(deps: FaceDetectDeps, job: Job<FaceDetectJob>): Promise<void> {
-  const task = await deps.db
-    .updateTable('face_detect_tasks')
-    .set({ status: 'processing' })
-    .where('id', '=', job.data.taskId)
-    .where('status', 'in', ['queued', 'processing'])
-    .returning(['id', 'target'])
-    .executeTakeFirst();
+  const task = await startFaceDetection(deps.db, job.data.taskId);
   if (!task) return;
-
-  const finish = (values: { status: 'done' | 'failed'; faces?: DetectedFace[]; error?: string }) =>
-    deps.db
-      .updateTable('face_detect_tasks')
-      .set({
-        status: values.status,
-        faces: values.faces ? JSON.stringify(values.faces) : null,
-        faces_detected: values.faces?.length ?? null,
-        error: values.error ?? null,
-        completed_at: sql<Date>`now()`,
-      })
-      .where('id', '=', task.id)
-      .where('status', '=', 'processing')
-      .execute();
+  const finish = (outcome: Parameters<typeof finishFaceDetection>[2]) => finishFaceDetection(deps.db, task.id, outcome);
 
   const input = task.target;
   let boxes: ThumbnailBox[] = [];

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Config } from '@doppel/core/config';
 import type { Db } from '@doppel/core/db/connect';
 import type { SwapInputs } from '@doppel/core/db/stored-inputs';
@@ -6,6 +5,8 @@ import { deleteOrphanedReservations } from '@doppel/core/intake/concurrency';
 import { pruneIdempotencyKeys } from '@doppel/core/intake/idempotency';
 import { thumbnailKey } from '@doppel/core/storage/keys';
 import type { Storage } from '@doppel/core/storage/storage';
+import { deleteFaceDetectTasks, endedFaceDetectionsOlderThan } from '@doppel/core/tasks/face-detect-tasks';
+import { deleteSwaps, endedSwapsOlderThan } from '@doppel/core/tasks/swaps';
 import type { PgBoss } from 'pg-boss';
 import { failStuckSwaps } from './stuck-swaps';
 
@@ -36,32 +37,18 @@ export async function runMaintenance(deps: { db: Db; storage: Storage; config: C
   await pruneIdempotencyKeys(db, config.idempotencyRetentionHours);
   await deleteOrphanedReservations(db);
 
-  const cutoff = sql<Date>`now() - make_interval(days => ${config.retentionDays})`;
   for (;;) {
-    const swaps = await db
-      .selectFrom('swaps')
-      .select(['id', 'inputs', 'result_key'])
-      .where('created_at', '<', cutoff)
-      .where('status', 'in', ['done', 'failed', 'canceled'])
-      .limit(RETENTION_BATCH)
-      .execute();
+    const swaps = await endedSwapsOlderThan(db, config.retentionDays, RETENTION_BATCH);
     if (swaps.length === 0) break;
     await storage.delete(swaps.flatMap((swap) => [...storedKeys(swap.id, swap.inputs), ...(swap.result_key ? [swap.result_key] : [])]));
-    // Their webhook events and attempts go with them (on delete cascade).
-    await db.deleteFrom('swaps').where('id', 'in', swaps.map((swap) => swap.id)).execute();
+    await deleteSwaps(db, swaps.map((swap) => swap.id));
   }
 
   for (;;) {
-    const detections = await db
-      .selectFrom('face_detect_tasks')
-      .select(['id', 'target'])
-      .where('created_at', '<', cutoff)
-      .where('status', 'in', ['done', 'failed'])
-      .limit(RETENTION_BATCH)
-      .execute();
+    const detections = await endedFaceDetectionsOlderThan(db, config.retentionDays, RETENTION_BATCH);
     if (detections.length === 0) break;
     await storage.delete(detections.flatMap((task) => storedKeys(task.id, { target: task.target })));
-    await db.deleteFrom('face_detect_tasks').where('id', 'in', detections.map((task) => task.id)).execute();
+    await deleteFaceDetectTasks(db, detections.map((task) => task.id));
   }
 
   await failStuckSwaps(db, deps.boss, storage);

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '@doppel/core/db/connect';
+import { writeSwapProgress } from '@doppel/core/tasks/swaps';
 
 /** Progress writes are spaced at least this far apart; the engine reports far more often. */
 const MIN_INTERVAL_MS = 250;
@@ -20,13 +20,7 @@ export function progressWriter(db: Db, swapId: string): { report(percent: number
     written = value;
     lastWrite = Date.now();
     pending = pending.then(async () => {
-      await db
-        .updateTable('swaps')
-        .set({ progress: value, updated_at: sql<Date>`now()` })
-        .where('id', '=', swapId)
-        .where('status', '=', 'processing')
-        .where('progress', '<', value)
-        .execute()
+      await writeSwapProgress(db, swapId, value)
         // Progress is advisory: a lost write must not fail the swap, the next one catches up.
         .catch(() => {});
     });

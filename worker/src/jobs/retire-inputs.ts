@@ -1,6 +1,7 @@
 import { makeThumbnail, type ThumbnailBox } from '@doppel/engine';
 import type { Db } from '@doppel/core/db/connect';
 import type { SwapRow } from '@doppel/core/db/schema';
+import { readSwapInputs } from '@doppel/core/tasks/swaps';
 import type { StoredInput, SwapInputs } from '@doppel/core/db/stored-inputs';
 import { thumbnailKey } from '@doppel/core/storage/keys';
 import type { Storage } from '@doppel/core/storage/storage';
@@ -36,7 +37,7 @@ const ENDED: readonly SwapRow['status'][] = ['done', 'failed', 'canceled'];
  * operator's, a test's) may lack inputs: those that are there are retired.
  */
 export async function retireSwapInputs(db: Db, storage: Storage, swapId: string): Promise<void> {
-  const row = await db.selectFrom('swaps').select(['status', 'inputs']).where('id', '=', swapId).executeTakeFirst();
+  const row = await readSwapInputs(db, swapId);
   if (!row || !ENDED.includes(row.status)) return;
   const { target, sources = [] }: Partial<SwapInputs> = row.inputs;
   await retireInputs(storage, swapId, [

@@ -7,10 +7,11 @@ import type { FetchGuard } from '@doppel/core/media/fetch-guard';
 import { queues, type QueueName } from '@doppel/core/queue/boss';
 import type { QueuePayloads } from '@doppel/core/queue/payloads';
 import type { Storage } from '@doppel/core/storage/storage';
+import { failFaceDetection } from '@doppel/core/tasks/face-detect-tasks';
 import { registerWebhookWorker } from '../webhooks/webhook-worker';
 import { runContentScanJob, type ContentScanDeps } from './content-scan-job';
 import { runFaceDetectJob, type FaceDetectDeps } from './face-detect-job';
-import { failSwap } from './finish-swap';
+import { failSwap } from '@doppel/core/tasks/finish-swap';
 import { MAINTENANCE_SCHEDULE, runMaintenance } from './maintenance-job';
 import { INTERNAL_FAILURE, runSwapJob, type SwapDeps } from './swap-job';
 import { retireSwapInputs } from './retire-inputs';
@@ -70,12 +71,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       runFaceDetectJob({ db: deps.db, storage: deps.storage, detect }, job),
     );
     await consume(queues.faceDetectDead.name, 1, async (job) => {
-      await deps.db
-        .updateTable('face_detect_tasks')
-        .set({ status: 'failed', error: 'Face detection failed on our side; please create a new task.', completed_at: new Date() })
-        .where('id', '=', job.data.taskId)
-        .where('status', 'in', ['queued', 'processing'])
-        .execute();
+      await failFaceDetection(deps.db, job.data.taskId, 'Face detection failed on our side; please create a new task.');
     });
   }
   if (engine) {

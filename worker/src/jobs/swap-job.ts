@@ -6,8 +6,8 @@ import type { SwapJob } from '@doppel/core/queue/payloads';
 import { queues } from '@doppel/core/queue/boss';
 import { resultKey } from '@doppel/core/storage/keys';
 import type { Storage } from '@doppel/core/storage/storage';
-import { claimSwap, startSwapProcessing } from '@doppel/core/tasks/swaps';
-import { completeSwap, failSwap } from './finish-swap';
+import { claimSwap, readSwap, startSwapProcessing } from '@doppel/core/tasks/swaps';
+import { completeSwap, failSwap } from '@doppel/core/tasks/finish-swap';
 import { progressWriter } from './progress-writer';
 import { retireSwapInputs } from './retire-inputs';
 import { renderSwap, type Rendered, type SwapEngine } from './render-swap';
@@ -31,11 +31,6 @@ async function pickUp(db: Db, swapId: string): Promise<SwapRow | undefined> {
   if (claimed) return claimed;
   const row = await readSwap(db, swapId);
   return row && (row.status === 'preparing' || row.status === 'processing') ? row : undefined;
-}
-
-/** The swap as it is now, whoever owns it (jobs act for no API key). */
-function readSwap(db: Db, swapId: string): Promise<SwapRow | undefined> {
-  return db.selectFrom('swaps').selectAll().where('id', '=', swapId).executeTakeFirst();
 }
 
 /**

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { PgBoss } from 'pg-boss';
 import { revealApiKey } from '@doppel/core/accounts/api-keys';
 import type { KeyVault } from '@doppel/core/keys/key-vault';
@@ -6,6 +5,13 @@ import type { Db } from '@doppel/core/db/connect';
 import type { WebhookEventRow } from '@doppel/core/db/schema';
 import type { FetchGuard } from '@doppel/core/media/fetch-guard';
 import type { WebhookJob } from '@doppel/core/queue/payloads';
+import {
+  claimWebhookAttempt,
+  markWebhookDelivered,
+  markWebhookFailed,
+  postponeWebhook,
+  recordWebhookAttempt,
+} from '@doppel/core/webhooks/deliveries';
 import { queueWebhookAttempt } from '@doppel/core/webhooks/job';
 import { DEFAULT_RETRY_DELAYS_MS, retryDelayMs } from '@doppel/core/webhooks/schedule';
 import { sendAttempt, type AttemptOutcome } from './send-attempt';
@@ -27,7 +33,7 @@ export interface WebhookDeliveryDeps {
  * settled (delivered by a redelivery) does nothing.
  */
 export async function deliverWebhook(boss: PgBoss, deps: WebhookDeliveryDeps, job: WebhookJob): Promise<void> {
-  const event = await claimAttempt(deps.db, job);
+  const event = await claimWebhookAttempt(deps.db, job.eventId, job.step !== null);
   if (!event) return;
   const apiKey = await revealApiKey(deps.db, deps.vault, event.api_key_id);
   const outcome = await sendAttempt(
@@ -35,16 +41,6 @@ export async function deliverWebhook(boss: PgBoss, deps: WebhookDeliveryDeps, jo
     { guard: deps.guard, timeoutMs: deps.timeoutMs },
   );
   await recordOutcome(boss, deps, job, event, outcome);
-}
-
-/** The event with its attempt counter moved on, or undefined when there is nothing to send. */
-function claimAttempt(db: Db, job: WebhookJob): Promise<WebhookEventRow | undefined> {
-  let claim = db
-    .updateTable('webhook_events')
-    .set({ attempts: sql<number>`attempts + 1` })
-    .where('id', '=', job.eventId);
-  if (job.step !== null) claim = claim.where('status', '=', 'pending');
-  return claim.returningAll().executeTakeFirst();
 }
 
 async function recordOutcome(
@@ -55,37 +51,21 @@ async function recordOutcome(
   outcome: AttemptOutcome,
 ): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('webhook_attempts')
-      .values({
-        event_id: event.id,
-        attempt: event.attempts,
-        started_at: outcome.startedAt,
-        status_code: outcome.statusCode,
-        latency_ms: outcome.latencyMs,
-        error: outcome.error,
-      })
-      .execute();
-
-    if (outcome.delivered) {
-      await trx
-        .updateTable('webhook_events')
-        .set({ status: 'delivered', completed_at: sql<Date>`now()`, next_attempt_at: null })
-        .where('id', '=', event.id)
-        .execute();
-      return;
-    }
+    await recordWebhookAttempt(trx, {
+      event_id: event.id,
+      attempt: event.attempts,
+      started_at: outcome.startedAt,
+      status_code: outcome.statusCode,
+      latency_ms: outcome.latencyMs,
+      error: outcome.error,
+    });
+    if (outcome.delivered) return markWebhookDelivered(trx, event.id);
     // A failed redelivery leaves the event as it was; only the schedule decides failure.
     if (job.step === null) return;
     const delay = retryDelayMs(deps.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS, job.step);
-    const settled = trx.updateTable('webhook_events').where('id', '=', event.id).where('status', '=', 'pending');
-    if (delay === null) {
-      await settled.set({ status: 'failed', completed_at: sql<Date>`now()`, next_attempt_at: null }).execute();
-      return;
-    }
+    if (delay === null) return markWebhookFailed(trx, event.id);
     const startAfter = new Date(Date.now() + delay);
-    const still = await settled.set({ next_attempt_at: startAfter }).executeTakeFirst();
-    if (still.numUpdatedRows > 0n) {
+    if (await postponeWebhook(trx, event.id, startAfter)) {
       await queueWebhookAttempt(boss, trx, { eventId: event.id, step: job.step + 1 }, event.api_key_id, startAfter);
     }
   });

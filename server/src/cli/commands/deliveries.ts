@@ -1,5 +1,6 @@
 import { startBoss } from '@doppel/core/queue/boss';
-import { listDeliveries, redeliver, type WebhookEventView } from '@doppel/core/webhooks/deliveries';
+import { readSwap } from '@doppel/core/tasks/swaps';
+import { findWebhookEvent, listDeliveries, redeliver, type WebhookEventView } from '@doppel/core/webhooks/deliveries';
 import { requireOption } from '../arguments';
 import type { Command } from '../command';
 import { CliError } from '../errors';
@@ -59,7 +60,7 @@ export const deliveriesList: Command = {
     const swapId = requireOption(args, 'swap');
     return async ({ db }) => {
       // Swap ids are per key in the API, but unique in the table: the operator needs no key.
-      const swap = await db.selectFrom('swaps').select('id').where('id', '=', swapId).executeTakeFirst();
+      const swap = await readSwap(db, swapId);
       if (!swap) throw new CliError(`no swap with id ${swapId}`);
       const events = await listDeliveries(db, swapId);
       return {
@@ -83,11 +84,7 @@ export const deliveriesRedeliver: Command = {
     const eventId = args.positionals[0]!;
     return async ({ db, databaseUrl }) => {
       // Looked up before pg-boss is started, so a typo costs no queue start-up.
-      const event = await db
-        .selectFrom('webhook_events')
-        .select(['id', 'swap_id', 'event_type', 'url'])
-        .where('id', '=', eventId)
-        .executeTakeFirst();
+      const event = await findWebhookEvent(db, eventId);
       if (!event) throw new CliError(`no webhook event with id ${eventId}`);
       const bossErrors: Error[] = [];
       const boss = await startBoss(databaseUrl, (error) => bossErrors.push(error));

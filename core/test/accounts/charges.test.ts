@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBalances, grantCredits, ledgerTotals } from '../../src/accounts/credits';
 import { createUser } from '../../src/accounts/users';
-import { chargeCredits } from '../../src/billing/charges';
+import { chargeCredits } from '../../src/accounts/credits';
 import { migrateToLatest } from '../../src/db/migrate';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
