@@ -15,11 +15,13 @@ import { fetchMedia, vetPublicUrl } from '../media/intake';
 import { SOURCE_MEDIA, TARGET_MEDIA_BY_SWAP_TYPE } from '../media/sniff';
 import { queues, sendJob } from '../queue/boss';
 import { inputKey } from '../storage/keys';
+import { recordStoredFiles } from '../storage/stored-files';
 import { toPublicSwap } from '../tasks/public-swap';
 import { releaseCreateSlot, reserveCreateSlot } from './concurrency';
 import type { IntakeBudget } from './intake-budget';
 import { measureMedia } from './measure';
 import { requireCleanContent, type ScanGateDeps } from './scan-gate';
+import { requireStorageRoom } from './storage-quota';
 
 export interface CreateSwapDeps extends ScanGateDeps {
   guard: FetchGuard;
@@ -76,6 +78,8 @@ export async function createSwapTask(
     if ((await getBalances(deps.db, caller.userId)).total < cheapest) {
       throw new ApiError('insufficient_credits', `A ${body.type} swap costs at least ${cheapest} credits, more than the balance.`);
     }
+    // A full storage quota is refused before fetching too; the exact check is in the transaction.
+    await requireStorageRoom(deps.db, caller.userId, deps.config.storageQuotaBytes, 1);
     const fetchOptions = { guard: deps.guard, timeoutMs: deps.config.media.fetchTimeoutMs, signal: options.signal, share };
     if (body.webhook_url) await vetPublicUrl({ url: body.webhook_url, field: 'webhook_url', ...fetchOptions });
 
@@ -146,6 +150,8 @@ export async function createSwapTask(
     const { type, target_url: _t, webhook_url, metadata, ...params } = body;
 
     return await deps.db.transaction().execute(async (trx) => {
+      await recordStoredFiles(trx, caller.userId, media.map((m, i) => ({ key: keys[i]!, bytes: m.bytes.length })));
+      await requireStorageRoom(trx, caller.userId, deps.config.storageQuotaBytes, 0);
       if (!(await chargeCredits(trx, caller.userId, swapId, cost))) {
         throw new ApiError('insufficient_credits', `This swap costs ${cost} credits, more than the balance.`);
       }
