@@ -125,6 +125,7 @@ export interface SettingsTable {
 }
 
 export interface ContentScansTable {
+  /** The scan's id: a SHA-256 of the user and the bytes' SHA-256, so verdicts are kept per user. */
   sha256: string;
   status: 'pending' | 'clean' | 'flagged' | 'undecodable' | 'too_large' | 'failed';
   media_kind: string;

@@ -125,6 +125,7 @@ export async function createSwapTask(
 
     await requireCleanContent(
       deps,
+      caller.userId,
       [
         { field: 'target_url', storedAt: keys[0]!, ...target },
         ...sourceMedia.map((m, i) => ({ field: distinctSources[i]!.field, storedAt: keys[i + 1]!, ...m })),
