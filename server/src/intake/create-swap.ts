@@ -14,6 +14,7 @@ import type { FetchGuard } from '../media/fetch-guard';
 import { fetchMedia, vetPublicUrl } from '../media/intake';
 import { SOURCE_MEDIA, TARGET_MEDIA_BY_SWAP_TYPE } from '../media/sniff';
 import { queues, sendJob } from '../queue/boss';
+import { swapJobGroup } from '../queue/render-groups';
 import { inputKey } from '../storage/keys';
 import { recordStoredFiles } from '../storage/stored-files';
 import { toPublicSwap } from '../tasks/public-swap';
@@ -173,7 +174,7 @@ export async function createSwapTask(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await sendJob(deps.boss, trx, queues.swap.name, { swapId });
+      await sendJob(deps.boss, trx, queues.swap.name, { swapId }, { group: swapJobGroup(type, caller.userId) });
       await releaseCreateSlot(trx, reservation);
       const swap = toPublicSwap(row);
       await options.inTransaction?.(trx, swap);
