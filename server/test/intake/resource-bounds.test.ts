@@ -133,6 +133,23 @@ describe('resource bounds at create', () => {
   });
 });
 
+describe('beside an attacking tenant', () => {
+  it("another tenant's create goes through while the attacks are refused", async () => {
+    const [attacker, other] = [await t.createAccount({ credits: 50 }), await t.createAccount({ credits: 5 })];
+    const create = (key: string, json: object) => t.request('/api/v1/swaps', { method: 'POST', key, json });
+    const face = world.url('/face.jpg');
+    const [webm, gif, png, swap] = await Promise.all([
+      create(attacker.apiKey, { type: 'video', source_url: face, target_url: world.url('/ten-minutes.webm') }),
+      create(attacker.apiKey, { type: 'gif', source_url: face, target_url: world.url('/huge.gif') }),
+      create(attacker.apiKey, { type: 'image', source_url: world.url('/huge.png'), target_url: world.url('/group.jpg') }),
+      create(other.apiKey, { type: 'image', source_url: face, target_url: world.url('/group.jpg') }),
+    ]);
+    expect([webm, gif, png].map((res) => res.body.error.code)).toEqual(['payload_too_large', 'payload_too_large', 'payload_too_large']);
+    expect([swap.status, swap.body.status]).toEqual([201, 'queued']);
+    expect((await getBalances(t.db, attacker.userId)).total).toBe(50);
+  });
+});
+
 describe('the intake budget', () => {
   let small: TestApp;
   beforeAll(async () => {
