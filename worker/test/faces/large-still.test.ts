@@ -12,7 +12,10 @@ const MiB = 1024 * 1024;
 /** The thread's WebAssembly heap: it grows to fit the largest tensors ever held, and never shrinks. */
 async function wasmHeapBytes(): Promise<number> {
   const tf = await initTf();
-  return (tf.backend() as BackendWasm).wasm.HEAPU8.byteLength;
+  const { wasm } = tf.backend() as BackendWasm;
+  // The emscripten module's view of its memory (its type is not in tfjs's declarations).
+  if (!('HEAPU8' in wasm) || !(wasm.HEAPU8 instanceof Uint8Array)) throw new Error('the wasm backend shows no heap');
+  return wasm.HEAPU8.byteLength;
 }
 
 let still: Buffer;
