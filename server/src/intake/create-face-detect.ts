@@ -8,10 +8,12 @@ import { FACE_DETECT_MEDIA } from '../media/sniff';
 import { queues, sendJob } from '../queue/boss';
 import type { PgBoss } from 'pg-boss';
 import { inputKey } from '../storage/keys';
+import { recordStoredFiles } from '../storage/stored-files';
 import type { Storage } from '../storage/storage';
 import type { StoredInput } from '../db/stored-inputs';
 import type { IntakeBudget, IntakeShare } from './intake-budget';
 import { measureMedia } from './measure';
+import { requireStorageRoom } from './storage-quota';
 
 export interface CreateFaceDetectDeps {
   db: Db;
@@ -25,8 +27,8 @@ export interface CreateFaceDetectDeps {
 /**
  * POST /face-detect behind the route: the image is fetched through the same guard as swap
  * media (within the process's intake budget), held to the engine's pixel limit by its header,
- * and copied to storage; the task row and its job are written in one transaction, so a failed
- * queue insert leaves no task behind.
+ * and copied to storage within the user's storage quota; the task row, its job and the count of
+ * its stored file are written in one transaction, so a failed queue insert leaves no task behind.
  */
 export async function createFaceDetectTask(
   deps: CreateFaceDetectDeps,
@@ -34,6 +36,8 @@ export async function createFaceDetectTask(
   targetUrl: string,
   signal?: AbortSignal,
 ): Promise<string> {
+  // Free, and so the cheapest way to fill storage: held to the user's quota like a swap.
+  await requireStorageRoom(deps.db, caller.userId, deps.config.storageQuotaBytes, 1);
   const share = deps.intakeBudget.open();
   try {
     return await storeFaceDetectTask(deps, caller, targetUrl, share, signal);
@@ -65,6 +69,8 @@ async function storeFaceDetectTask(
   await deps.storage.put(key, media.bytes, media.mimeType);
   try {
     await deps.db.transaction().execute(async (trx) => {
+      await recordStoredFiles(trx, caller.userId, [{ key, bytes: media.bytes.length }]);
+      await requireStorageRoom(trx, caller.userId, deps.config.storageQuotaBytes, 0);
       const target: StoredInput = { key, kind: media.kind, mimeType: media.mimeType };
       await trx
         .insertInto('face_detect_tasks')

@@ -28,15 +28,24 @@ export interface ScanGateDeps {
 }
 
 /**
+ * What a verdict is cached under: the user and the bytes. A cache shared by every user would
+ * tell one whether another had uploaded a file (its verdict would come at once, or be the one
+ * already there); per user, the first create of any bytes goes through the same scan and wait
+ * whoever else sent them. The price is one scan per user of bytes several users send.
+ */
+export const scanId = (userId: string, bytes: Buffer) =>
+  createHash('sha256').update(`${userId}:${createHash('sha256').update(bytes).digest('hex')}`).digest('hex');
+
+/**
  * Spec 4.3 rule 3: every input must have a clean verdict before anything is charged. Verdicts
- * are cached by the SHA-256 of the bytes; unseen bytes are copied to `scans/` (by the storage,
+ * are cached per user and bytes (`scanId`); unseen bytes are copied to `scans/` (by the storage,
  * from where the create stored them) and handed to the content-scan queue, and the create waits
  * for the verdict up to a short budget. Still scanning then: api_temporarily_disabled with
  * Retry-After, and the retry finds the cached verdict.
  */
-export async function requireCleanContent(deps: ScanGateDeps, inputs: ScanInput[], signal?: AbortSignal): Promise<void> {
+export async function requireCleanContent(deps: ScanGateDeps, userId: string, inputs: ScanInput[], signal?: AbortSignal): Promise<void> {
   const pending = new Map<string, ScanInput>();
-  for (const input of inputs) pending.set(createHash('sha256').update(input.bytes).digest('hex'), input);
+  for (const input of inputs) pending.set(scanId(userId, input.bytes), input);
 
   // One look at every input's scan: a verdict already given needs neither a scan nor a wait.
   const known = await scanStatuses(deps.db, [...pending.keys()]);

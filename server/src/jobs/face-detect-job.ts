@@ -2,6 +2,7 @@ import type { DetectedFace } from '@doppel/contract';
 import { EngineError, type FaceDescription, type ThumbnailBox } from '@doppel/worker';
 import { sql } from 'kysely';
 import type { Job } from 'pg-boss';
+import { ownerOfKey } from '../accounts/api-keys';
 import type { Db } from '../db/connect';
 import type { FaceDetectJob } from '../queue/payloads';
 import { queues } from '../queue/boss';
@@ -27,7 +28,7 @@ export async function runFaceDetectJob(deps: FaceDetectDeps, job: Job<FaceDetect
     .set({ status: 'processing' })
     .where('id', '=', job.data.taskId)
     .where('status', 'in', ['queued', 'processing'])
-    .returning(['id', 'target'])
+    .returning(['id', 'target', 'api_key_id'])
     .executeTakeFirst();
   if (!task) return;
 
@@ -60,5 +61,5 @@ export async function runFaceDetectJob(deps: FaceDetectDeps, job: Job<FaceDetect
     else if (job.retryCount < queues.faceDetect.retryLimit) throw error;
     else await finish({ status: 'failed', error: 'Face detection failed on our side; please create a new task.' });
   }
-  await retireInputs(deps.storage, task.id, [{ role: 'target', ...input, boxes }]);
+  await retireInputs(deps.db, deps.storage, { id: task.id, userId: await ownerOfKey(deps.db, task.api_key_id) }, [{ role: 'target', ...input, boxes }]);
 }

@@ -3,17 +3,19 @@ import type { PgBoss } from 'pg-boss';
 import { refundSwap } from '../billing/charges';
 import type { Db } from '../db/connect';
 import type { SwapRow } from '../db/schema';
+import { recordStoredFiles } from '../storage/stored-files';
 import { enqueueWebhookEvent } from '../webhooks/events';
 
 /**
  * The two ways a swap ends on the worker side. Each is one transaction: the status change, the
- * refund of a failure, and the webhook event commit together or not at all.
+ * count of a result's bytes toward its user's storage, the refund of a failure, and the webhook
+ * event commit together or not at all.
  */
 export async function completeSwap(
   db: Db,
   boss: PgBoss,
   swapId: string,
-  result: { url: string; key: string },
+  result: { url: string; key: string; bytes: number },
 ): Promise<SwapRow | undefined> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
@@ -31,7 +33,10 @@ export async function completeSwap(
       .where('status', '=', 'processing')
       .returningAll()
       .executeTakeFirst();
-    if (row) await enqueueWebhookEvent(trx, boss, row);
+    if (row) {
+      await recordStoredFiles(trx, row.user_id, [{ key: result.key, bytes: result.bytes }]);
+      await enqueueWebhookEvent(trx, boss, row);
+    }
     return row;
   });
 }

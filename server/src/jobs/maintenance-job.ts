@@ -6,6 +6,7 @@ import { deleteOrphanedReservations } from '../intake/concurrency';
 import { pruneIdempotencyKeys } from '../intake/idempotency';
 import { thumbnailKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
+import { forgetStoredFiles } from '../storage/stored-files';
 import type { PgBoss } from 'pg-boss';
 import { failStuckSwaps } from './stuck-swaps';
 
@@ -46,9 +47,13 @@ export async function runMaintenance(deps: { db: Db; storage: Storage; config: C
       .limit(RETENTION_BATCH)
       .execute();
     if (swaps.length === 0) break;
-    await storage.delete(swaps.flatMap((swap) => [...storedKeys(swap.id, swap.inputs), ...(swap.result_key ? [swap.result_key] : [])]));
-    // Their webhook events and attempts go with them (on delete cascade).
-    await db.deleteFrom('swaps').where('id', 'in', swaps.map((swap) => swap.id)).execute();
+    const keys = swaps.flatMap((swap) => [...storedKeys(swap.id, swap.inputs), ...(swap.result_key ? [swap.result_key] : [])]);
+    await storage.delete(keys);
+    // Their webhook events and attempts go with them (on delete cascade); their bytes stop counting.
+    await db.transaction().execute(async (trx) => {
+      await forgetStoredFiles(trx, keys);
+      await trx.deleteFrom('swaps').where('id', 'in', swaps.map((swap) => swap.id)).execute();
+    });
   }
 
   for (;;) {
@@ -60,8 +65,12 @@ export async function runMaintenance(deps: { db: Db; storage: Storage; config: C
       .limit(RETENTION_BATCH)
       .execute();
     if (detections.length === 0) break;
-    await storage.delete(detections.flatMap((task) => storedKeys(task.id, { target: task.target })));
-    await db.deleteFrom('face_detect_tasks').where('id', 'in', detections.map((task) => task.id)).execute();
+    const keys = detections.flatMap((task) => storedKeys(task.id, { target: task.target }));
+    await storage.delete(keys);
+    await db.transaction().execute(async (trx) => {
+      await forgetStoredFiles(trx, keys);
+      await trx.deleteFrom('face_detect_tasks').where('id', 'in', detections.map((task) => task.id)).execute();
+    });
   }
 
   await failStuckSwaps(db, deps.boss, storage);
