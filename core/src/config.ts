@@ -80,6 +80,7 @@ const EnvSchema = z.object({
   DOPPEL_WORKER_THREADS: int(1, 64).optional(),
   DOPPEL_WORKER_CONCURRENCY: int(1, 64).optional(),
   DOPPEL_RETENTION_DAYS: int(1).default(30),
+  DOPPEL_STORAGE_QUOTA_BYTES: int(MiB).default(20 * 1024 * MiB),
   DOPPEL_SHUTDOWN_GRACE_SECONDS: int(3, 3600).default(25),
   DOPPEL_REQUEST_TIMEOUT_SECONDS: int(1, 600).default(30),
   DOPPEL_KEEP_ALIVE_SECONDS: int(1, 3600).default(72),
@@ -122,6 +123,8 @@ export interface Config {
   workerThreads: number | undefined;
   workerConcurrency: number | undefined;
   retentionDays: number;
+  /** Bytes one user's tasks may keep in storage (inputs, results, thumbnails). */
+  storageQuotaBytes: number;
   /** SIGTERM to exit: in-flight requests, waits and jobs get this long before being cut off. */
   shutdownGraceSeconds: number;
   http: {
@@ -189,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerThreads: e.DOPPEL_WORKER_THREADS,
     workerConcurrency: e.DOPPEL_WORKER_CONCURRENCY,
     retentionDays: e.DOPPEL_RETENTION_DAYS,
+    storageQuotaBytes: e.DOPPEL_STORAGE_QUOTA_BYTES,
     shutdownGraceSeconds: e.DOPPEL_SHUTDOWN_GRACE_SECONDS,
     http: {
       requestTimeoutMs: e.DOPPEL_REQUEST_TIMEOUT_SECONDS * 1000,

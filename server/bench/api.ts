@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -12,6 +11,7 @@ import { grantCredits } from '@doppel/core/accounts/credits';
 import { createUser } from '@doppel/core/accounts/users';
 import { loadConfig } from '@doppel/core/config';
 import { freePort } from '@doppel/core/free-port';
+import { scanId } from '@doppel/core/scans/content-scans';
 import { openRuntime, type Runtime } from '@doppel/core/runtime';
 import { startDohServer } from '@doppel/core/testing/doh-server';
 import { sendBytes, startMediaServer } from '@doppel/core/testing/media-server';
@@ -109,19 +109,21 @@ async function startDoppel(env: Record<string, string>): Promise<{ url: string; 
   return { url, child };
 }
 
-async function seedAccounts(runtime: Runtime, count: number): Promise<string[]> {
+/** Accounts with credits enough for the run, and clean verdicts for `scanned` (verdicts are kept per user). */
+async function seedAccounts(runtime: Runtime, count: number, scanned: Buffer[] = []): Promise<string[]> {
   const keys: string[] = [];
   for (let i = 0; i < count; i++) {
     const user = await createUser(runtime.db, { email: `bench-${Date.now()}-${i}@example.com` });
     await grantCredits(runtime.db, user.id, 'permanent', 10_000_000);
+    for (const bytes of scanned) await markScanned(runtime, user.id, bytes);
     keys.push((await issueApiKey(runtime.db, runtime.vault, user.id)).key);
   }
   return keys;
 }
 
-/** Records a clean verdict for these bytes, as a finished content scan would. */
-async function markScanned(runtime: Runtime, bytes: Buffer): Promise<void> {
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+/** Records a clean verdict for these bytes of this user's, as a finished content scan would. */
+async function markScanned(runtime: Runtime, userId: string, bytes: Buffer): Promise<void> {
+  const sha256 = scanId(userId, bytes);
   await runtime.db
     .insertInto('content_scans')
     .values({ sha256, status: 'clean', media_kind: 'jpeg', storage_key: `scans/${sha256}.jpg`, completed_at: new Date() })
@@ -175,8 +177,7 @@ async function main(): Promise<void> {
   }, WATCHDOG_MS);
 
   try {
-    await Promise.all([markScanned(runtime, target), markScanned(runtime, source)]);
-    const keys = await seedAccounts(runtime, KEYS);
+    const keys = await seedAccounts(runtime, KEYS, [target, source]);
     const serverEnv = {
       DATABASE_URL: runtime.databaseUrl,
       DOPPEL_DATA_DIR: workDir,

@@ -12,7 +12,8 @@ const errorMeaning = {
   source_unreachable: 'A media URL resolves to a non-public address, DNS fails, or it cannot be fetched.',
   unsupported_media_type:
     'Content-Type is not application/json, or fetched media is outside the allowed types or cannot be decoded (damaged or incomplete).',
-  payload_too_large: 'The body or fetched media exceeds its byte cap.',
+  payload_too_large:
+    'The body or fetched media exceeds its byte or size cap, or storing the inputs would take the user past their storage quota (space frees as tasks end and retention deletes them).',
   nsfw_content_detected: 'An input was flagged by the content analyser. Terminal: use other inputs.',
   insufficient_credits: 'The balance is below the cost. Top up, then retry with a fresh Idempotency-Key.',
   rate_limited: 'The per-minute budget is spent, or this client address has failed authentication too often this minute (then even a correct key is refused). Wait `Retry-After` seconds.',

@@ -101,6 +101,12 @@ export function findLiveKey(db: Db, keyHash: Buffer): Promise<{ id: string; user
     .executeTakeFirst();
 }
 
+/** The user a key (live or revoked) belongs to. */
+export async function ownerOfKey(db: Db, apiKeyId: string): Promise<string> {
+  const row = await db.selectFrom('api_keys').select('user_id').where('id', '=', apiKeyId).executeTakeFirstOrThrow();
+  return row.user_id;
+}
+
 /** Stamps these keys as used now, in one statement. */
 export async function markKeysUsed(db: Db, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;

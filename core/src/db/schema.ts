@@ -125,6 +125,7 @@ export interface SettingsTable {
 }
 
 export interface ContentScansTable {
+  /** The scan's id: a SHA-256 of the user and the bytes' SHA-256, so verdicts are kept per user. */
   sha256: string;
   status: 'pending' | 'clean' | 'flagged' | 'undecodable' | 'too_large' | 'failed';
   media_kind: string;
@@ -193,6 +194,19 @@ export interface DashboardSessionsTable {
   expires_at: Timestamp;
 }
 
+/** A file one of the user's tasks keeps in storage (an input, a result, a thumbnail). */
+export interface StoredFilesTable {
+  key: string;
+  user_id: string;
+  bytes: number;
+}
+
+/** The sum of a user's `stored_files`, kept by a trigger on that table. */
+export interface StorageUsageTable {
+  user_id: string;
+  bytes: ColumnType<number, never, never>;
+}
+
 export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -212,6 +226,8 @@ export interface Database {
   user_passwords: UserPasswordsTable;
   dashboard_invites: DashboardInvitesTable;
   dashboard_sessions: DashboardSessionsTable;
+  stored_files: StoredFilesTable;
+  storage_usage: StorageUsageTable;
 }
 
 export type SwapRow = Selectable<SwapsTable>;

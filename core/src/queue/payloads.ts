@@ -15,7 +15,7 @@ export interface FaceDetectJob {
 }
 
 export interface ContentScanJob {
-  /** SHA-256 (hex) of the bytes awaiting their verdict. */
+  /** The scan's id (`content_scans.sha256`): a SHA-256 (hex) of the user and the bytes' own SHA-256. */
   sha256: string;
 }
 

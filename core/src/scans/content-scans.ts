@@ -1,12 +1,22 @@
+import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/connect';
 import type { ContentScansTable, Database } from '../db/schema';
 import type { MediaKind } from '../media/sniff';
 
-// The one module that reads and writes the `content_scans` table: verdicts by the SHA-256 of the
-// scanned bytes, written by the scan job and read by the create waiting on them.
+// The one module that reads and writes the `content_scans` table: verdicts per user and bytes
+// (`scanId`), written by the scan job and read by the create waiting on them.
 
 export type ScanStatus = ContentScansTable['status'];
+
+/**
+ * What a verdict is cached under: the user and the bytes. A cache shared by every user would
+ * tell one whether another had uploaded a file (its verdict would come at once, or be the one
+ * already there); per user, the first create of any bytes goes through the same scan and wait
+ * whoever else sent them. The price is one scan per user of bytes several users send.
+ */
+export const scanId = (userId: string, bytes: Buffer) =>
+  createHash('sha256').update(`${userId}:${createHash('sha256').update(bytes).digest('hex')}`).digest('hex');
 
 /** The statuses of these hashes' scans, for those that have one (one query for a create's inputs). */
 export async function scanStatuses(db: Db, hashes: string[]): Promise<Map<string, ScanStatus>> {

@@ -11,7 +11,7 @@ export function resultKey(taskId: string, kind: MediaKind): string {
   return `results/${randomBytes(16).toString('base64url')}/${taskId}.${extensionOf(kind)}`;
 }
 
-/** Bytes awaiting their content scan, named by their hash so each is scanned once. */
+/** Bytes awaiting their content scan, named by the scan's id (one scan per user and bytes). */
 export const scanKey = (sha256: string, kind: MediaKind) => `scans/${sha256}.${extensionOf(kind)}`;
 
 /**

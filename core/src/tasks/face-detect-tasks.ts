@@ -49,13 +49,13 @@ export function findUserFaceDetectTask(db: Db, userId: string, id: string): Prom
  * The job's pick-up: queued (or processing, for a retried job) -> processing, with the stored
  * target; undefined when the task has ended meanwhile.
  */
-export function startFaceDetection(db: Db, id: string): Promise<{ id: string; target: StoredInput } | undefined> {
+export function startFaceDetection(db: Db, id: string): Promise<{ id: string; target: StoredInput; api_key_id: string } | undefined> {
   return db
     .updateTable('face_detect_tasks')
     .set({ status: 'processing' })
     .where('id', '=', id)
     .where('status', 'in', ['queued', 'processing'])
-    .returning(['id', 'target'])
+    .returning(['id', 'target', 'api_key_id'])
     .executeTakeFirst();
 }
 

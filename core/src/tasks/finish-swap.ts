@@ -3,23 +3,27 @@ import type { PgBoss } from 'pg-boss';
 import { returnCharge } from '../accounts/credits';
 import type { Db } from '../db/connect';
 import type { Database, SwapRow } from '../db/schema';
+import { recordStoredFiles } from '../storage/stored-files';
 import { enqueueWebhookEvent } from '../webhooks/events';
 import { findSwap, markSwapCanceled, markSwapDone, markSwapFailed, markSwapRefunded } from './swaps';
 
 /**
  * The ways a swap ends: done or failed on the worker side, canceled by its key. Each is one
- * transaction: the status change, the refund of a failure or cancel, and the webhook event commit
- * together or not at all.
+ * transaction: the status change, the count of a result's bytes toward its user's storage, the
+ * refund of a failure or cancel, and the webhook event commit together or not at all.
  */
 export async function completeSwap(
   db: Db,
   boss: PgBoss,
   swapId: string,
-  result: { url: string; key: string },
+  result: { url: string; key: string; bytes: number },
 ): Promise<SwapRow | undefined> {
   return db.transaction().execute(async (trx) => {
     const row = await markSwapDone(trx, swapId, result);
-    if (row) await enqueueWebhookEvent(trx, boss, row);
+    if (row) {
+      await recordStoredFiles(trx, row.user_id, [{ key: result.key, bytes: result.bytes }]);
+      await enqueueWebhookEvent(trx, boss, row);
+    }
     return row;
   });
 }

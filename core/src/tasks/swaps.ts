@@ -136,9 +136,9 @@ export async function writeSwapProgress(db: Db, id: string, progress: number): P
     .execute();
 }
 
-/** A swap's status and stored inputs (the job and the retirement of inputs read them). */
-export function readSwapInputs(db: Db, id: string): Promise<Pick<SwapRow, 'status' | 'inputs'> | undefined> {
-  return db.selectFrom('swaps').select(['status', 'inputs']).where('id', '=', id).executeTakeFirst();
+/** A swap's status, stored inputs and user (the retirement of inputs reads them). */
+export function readSwapInputs(db: Db, id: string): Promise<Pick<SwapRow, 'status' | 'inputs' | 'user_id'> | undefined> {
+  return db.selectFrom('swaps').select(['status', 'inputs', 'user_id']).where('id', '=', id).executeTakeFirst();
 }
 
 /** SQL for the number of swaps of this key not yet ended, for a statement of the caller's. */

@@ -1,6 +1,7 @@
 import type { FaceResult } from '@vladmandic/human';
 import { initTf } from '../tf/backend';
-import type { RgbImage } from './decode-image';
+import sharp from 'sharp';
+import { MAX_INPUT_PIXELS, type RgbImage } from './decode-image';
 import { compareFaceBoxes, isLargeEnough, type Box } from './face-order';
 import { loadHuman, type Recogniser } from './human';
 
@@ -36,6 +37,30 @@ export interface DetectOptions {
   padding?: number;
 }
 
+/**
+ * Pixels the face models are given at most (2048 x 2048). Larger images are detected on a
+ * downscaled copy and the points mapped back: the models' tensors (int32 and float32, 4 bytes per
+ * channel) live in the thread's WebAssembly heap, which grows to fit the largest and never
+ * shrinks, so a 50-megapixel still would keep well over 1 GB per thread. At this size faces of
+ * about 24 px and more in the copy are still found.
+ */
+export const DETECTION_MAX_PIXELS = 2048 * 2048;
+
+/** What the face models look at: the image itself, or a copy scaled down to the pixel bound. */
+async function detectionCopy(image: RgbImage): Promise<{ copy: RgbImage; scaleX: number; scaleY: number }> {
+  const pixels = image.width * image.height;
+  if (pixels <= DETECTION_MAX_PIXELS) return { copy: image, scaleX: 1, scaleY: 1 };
+  const shrink = Math.sqrt(DETECTION_MAX_PIXELS / pixels);
+  const width = Math.max(1, Math.floor(image.width * shrink));
+  const height = Math.max(1, Math.floor(image.height * shrink));
+  const { data } = await sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 }, limitInputPixels: MAX_INPUT_PIXELS })
+    .resize(width, height, { fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const copy = { rgb: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height };
+  return { copy, scaleX: image.width / width, scaleY: image.height / height };
+}
+
 let queue: Promise<unknown> = Promise.resolve();
 
 /** Human keeps per-call state, so calls on one thread run one after another. */
@@ -47,20 +72,22 @@ function serialised<T>(task: () => Promise<T>): Promise<T> {
 
 /**
  * Finds the faces of an upright RGB image, in face order, ignoring faces smaller than
- * `MIN_FACE_SIZE`. No face is a valid result (an empty array).
+ * `MIN_FACE_SIZE`. No face is a valid result (an empty array). Images over
+ * `DETECTION_MAX_PIXELS` are analysed on a downscaled copy; boxes and points are in the image's
+ * own pixels either way.
  */
 export function detectFaces(image: RgbImage, options: DetectOptions = {}): Promise<Face[]> {
   return serialised(async () => {
-    const [tf, human] = await Promise.all([initTf(), loadHuman(options.recogniser)]);
-    const pad = Math.round((options.padding ?? 0) * Math.min(image.width, image.height));
-    const plain = tf.tensor3d(image.rgb, [image.height, image.width, 3], 'int32');
+    const [tf, human, { copy, scaleX, scaleY }] = await Promise.all([initTf(), loadHuman(options.recogniser), detectionCopy(image)]);
+    const pad = Math.round((options.padding ?? 0) * Math.min(copy.width, copy.height));
+    const plain = tf.tensor3d(copy.rgb, [copy.height, copy.width, 3], 'int32');
     const input = pad > 0 ? tf.mirrorPad(plain, [[pad, pad], [pad, pad], [0, 0]], 'reflect') : plain;
     try {
       const result = await human.detect(input, { face: { description: { enabled: options.descriptors === true } } });
       if (result.error) throw new Error(`face detection failed: ${result.error}`);
       return result.face
         .filter((face) => face.mesh.length >= MESH_POINTS)
-        .map((face) => toFace(face, image, pad))
+        .map((face) => toFace(face, image, { pad, scaleX, scaleY }))
         .filter((face) => isLargeEnough(face.box) && centreInside(face.mesh, image))
         .sort((a, b) => compareFaceBoxes(a.box, b.box))
         .map((face, index) => ({ ...face, index }));
@@ -83,13 +110,17 @@ function centreInside(mesh: Float32Array, image: RgbImage): boolean {
   return x >= -mx && x < image.width + mx && y >= -my && y < image.height + my;
 }
 
-/** A face from Human's result on the image extended by `pad` pixels on each side. */
-function toFace(result: FaceResult, image: RgbImage, pad: number): Face {
+/**
+ * A face from Human's result on the detection copy extended by `pad` pixels on each side, in the
+ * pixels of `image` (the copy is `scaleX` x `scaleY` times smaller).
+ */
+function toFace(result: FaceResult, image: RgbImage, copy: { pad: number; scaleX: number; scaleY: number }): Face {
   const mesh = new Float32Array(MESH_POINTS * 2);
   for (let i = 0; i < MESH_POINTS; i++) {
     const point = result.mesh[i]!;
-    mesh[i * 2] = point[0] - pad;
-    mesh[i * 2 + 1] = point[1] - pad;
+    // Pixel centres line up: centre c of the copy covers (c + 0.5) * scale - 0.5 of the image.
+    mesh[i * 2] = (point[0] - copy.pad) * copy.scaleX + (copy.scaleX - 1) / 2;
+    mesh[i * 2 + 1] = (point[1] - copy.pad) * copy.scaleY + (copy.scaleY - 1) / 2;
   }
   return {
     index: -1,

@@ -2,7 +2,7 @@ import { MESH_POINTS } from './detect-faces';
 import { loadHuman } from './human';
 import { meshMirror, triangleSides } from './mesh-mirror';
 import { meshRings } from './mesh-rings';
-import { skinTriangles } from './skin-regions';
+import { featureTriangles, skinTriangles } from './skin-regions';
 
 /** What the swap needs to know about the mesh's structure; the same for every face. */
 export interface MeshTopology {
@@ -17,6 +17,8 @@ export interface MeshTopology {
   sides: Int8Array;
   /** Per triangle, 1 if it lies on plain skin (see `skinTriangles`). */
   skin: Uint8Array;
+  /** Per triangle, 1 if it touches an eye, a brow, the lips or a nostril (see `featureTriangles`). */
+  features: Uint8Array;
 }
 
 let topology: MeshTopology | undefined;
@@ -27,7 +29,7 @@ export async function meshTopology(): Promise<MeshTopology> {
     const triangles = Uint16Array.from(human.faceTriangulation);
     const uv = human.faceUVMap.slice(0, MESH_POINTS);
     const rings = meshRings(triangles, MESH_POINTS);
-    topology = { triangles, rings, mirror: meshMirror(uv), sides: triangleSides(triangles, uv), skin: skinTriangles(triangles, uv, rings) };
+    topology = { triangles, rings, mirror: meshMirror(uv), sides: triangleSides(triangles, uv), skin: skinTriangles(triangles, uv, rings), features: featureTriangles(triangles, uv) };
   }
   return topology;
 }

@@ -14,6 +14,18 @@ const NOT_SKIN: readonly { u: [number, number]; v: [number, number] }[] = [
 const isSkin = ([u, v]: readonly [number, number]) => !NOT_SKIN.some((r) => u >= r.u[0] && u <= r.u[1] && v >= r.v[0] && v <= r.v[1]);
 
 /**
+ * Per triangle of the mesh, 1 if a corner lies on an eye, a brow, the lips or a nostril: the
+ * features, which are whatever colour the person's are and so are never judged by skin colour.
+ */
+export function featureTriangles(triangles: Uint16Array, uv: readonly (readonly [number, number])[]): Uint8Array {
+  const features = new Uint8Array(triangles.length / 3);
+  for (let t = 0; t < triangles.length; t += 3) {
+    features[t / 3] = [triangles[t]!, triangles[t + 1]!, triangles[t + 2]!].some((i) => !isSkin(uv[i]!)) ? 1 : 0;
+  }
+  return features;
+}
+
+/**
  * Per triangle of the mesh, 1 if all its corners are on skin (cheeks, forehead, nose, chin),
  * 0 if it touches an eye, a brow, the lips, a nostril or the face outline (where the mesh's edge
  * often takes in hair or background). Tone statistics are taken from these triangles only: eyes,

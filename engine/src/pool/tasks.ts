@@ -46,7 +46,10 @@ export function swap(input: SwapTask): Promise<Outcome<SwapTaskResult>> {
       mappings: input.mappings.map((m) => ({ ...m, source: asBuffer(m.source) })),
       onProgress: (percent) => input.progress?.postMessage(percent),
     });
-    return { ...result, prepared: sources.map((source, i) => (input.mappings[i]!.prepared ? null : toShared(source))) };
+    // Mappings of identical bytes share one prepared source: it is moved to shared memory once.
+    const shared = new Map<PreparedSource, PreparedSource>();
+    const share = (source: PreparedSource) => shared.get(source) ?? shared.set(source, toShared(source)).get(source)!;
+    return { ...result, prepared: sources.map((source, i) => (input.mappings[i]!.prepared ? null : share(source))) };
   });
 }
 

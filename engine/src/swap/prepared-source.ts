@@ -2,6 +2,7 @@ import type { RgbImage } from '../faces/decode-image';
 import type { Face } from '../faces/detect-faces';
 import type { MeshTopology } from '../faces/mesh-topology';
 import { meshTurn } from '../faces/mesh-mirror';
+import { faceSkinLikeness } from './skin-likeness';
 
 /** A face's pixels (its box) with its mesh in the box's coordinates. */
 export interface FaceTexture {
@@ -11,7 +12,16 @@ export interface FaceTexture {
   mesh: Float32Array;
   /** How far the face is turned (`meshTurn`), -1..1. */
   turn: number;
+  /** Per pixel, how much it looks like the face's own skin (`skinLikeness`), 0..255. */
+  likeness: Uint8Array;
 }
+
+/**
+ * How far from its skin's colour a source pixel may be and still be drawn (see `skinLikeness`):
+ * strict enough to leave out hair and background across the face, loose enough to keep a shadow
+ * or make-up that runs to the outline.
+ */
+const SOURCE_TOLERANCE = 1.5;
 
 /**
  * The source face, cut out once and reusable for any number of targets or video frames, as
@@ -48,12 +58,24 @@ export function prepareSource(image: RgbImage, face: Face, topology: MeshTopolog
     mirroredMesh[i * 2] = width - 1 - mesh[j * 2]!;
     mirroredMesh[i * 2 + 1] = mesh[j * 2 + 1]!;
   }
-  const texture = (pixels: Uint8Array, points: Float32Array): FaceTexture => ({
+  const likeness = quantise(faceSkinLikeness(rgb, mesh, topology, width, height, SOURCE_TOLERANCE).likeness);
+  const texture = (pixels: Uint8Array, points: Float32Array, skin: Uint8Array): FaceTexture => ({
     rgb: pixels,
     width,
     height,
     mesh: points,
     turn: meshTurn(points, topology.triangles, topology.sides),
+    likeness: skin,
   });
-  return { face: texture(rgb, mesh), mirrored: texture(flipped, mirroredMesh) };
+  return { face: texture(rgb, mesh, likeness), mirrored: texture(flipped, mirroredMesh, flipRows(likeness, width, height)) };
+}
+
+function quantise(map: Float32Array): Uint8Array {
+  return Uint8Array.from(map, (v) => Math.round(v * 255));
+}
+
+function flipRows(map: Uint8Array, width: number, height: number): Uint8Array {
+  const out = new Uint8Array(map.length);
+  for (let row = 0; row < height; row++) for (let col = 0; col < width; col++) out[row * width + width - 1 - col] = map[row * width + col]!;
+  return out;
 }

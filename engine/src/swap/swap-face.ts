@@ -8,6 +8,8 @@ import { featherMask } from './feather-mask';
 import { poissonBlend } from './poisson-blend';
 import type { PreparedSource } from './prepared-source';
 import { indicesOf } from './mask-indices';
+import { maskedBlur } from './masked-blur';
+import { faceSkinLikeness } from './skin-likeness';
 import { paintTriangles } from './rasterise-mesh';
 import { transferTone } from './transfer-colour';
 import { toBox, warpFace } from './warp-face';
@@ -27,16 +29,29 @@ export type SwapStep = 'warp' | 'colour' | 'blend' | 'enhance' | 'compose';
 const SHAPE_STRENGTH = 1;
 /** Width of the feathered edge, as a fraction of the face box's short side. */
 const FEATHER_FRACTION = 0.04;
+/** Radius of the skin patch laid over what hides the source's face, as a share of the box's short side (see `fillNotSkin`). */
+const FILL_RADIUS = 0.06;
+/** Share of skin around a pixel from which a patch over it is fully trusted. */
+const FULL_FILL_WEIGHT = 0.2;
+/**
+ * How far from its own skin's colour a target pixel may be and still be drawn over (see
+ * `skinLikeness`); looser than for the source: a target's shadows and make-up should take the new
+ * face, only what clearly is not skin (hair, a hand, glasses) stays in front.
+ */
+const OCCLUDER_TOLERANCE = 2;
 
 /**
  * Replaces one face of a frame with the source face, in place, changing only pixels strictly
  * inside the face's box. Works on raw RGB so still images, GIF frames and video frames share it.
  *
- * Steps: pick the source as photographed or mirrored, whichever is turned more like the target;
- * give the target's mesh the source's inner proportions; warp the source onto that mesh, triangle
- * by triangle, eyes included (they carry much of the identity; the source's eyes land in the
- * target's lid outline); keep the target's mouth interior (a hole in the triangulation); give it
- * the target's lighting and skin tone (`transferTone`); Poisson-blend into the target; mix with a feathered mask; optionally enhance.
+ * Steps: pick the source as photographed or mirrored, whichever is turned more like the target
+ * (the other view stands in where the chosen one is not the source's skin: see `warpFace`); give the
+ * target's mesh the source's inner proportions; warp the source onto that mesh, triangle by
+ * triangle, eyes included (they carry much of the identity; the source's eyes land in the
+ * target's lid outline); paint skin over what hid the source's face (`fillNotSkin`); keep the
+ * target's mouth interior (a hole in the triangulation); give it the target's lighting and skin
+ * tone (`transferTone`); Poisson-blend into the target; mix with a feathered mask that leaves in
+ * front whatever lies across the target's face and is not its skin; optionally enhance.
  */
 export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSource, options: SwapFaceOptions): void {
   const box = target.box;
@@ -45,30 +60,73 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   const step = stepTimer(options.timings);
   const { topology } = options;
   const turn = meshTurn(target.mesh, topology.triangles, topology.sides);
-  const texture = Math.abs(source.mirrored.turn - turn) < Math.abs(source.face.turn - turn) ? source.mirrored : source.face;
-  const shape = blendFaceShape(target.mesh, texture.mesh, topology.rings, SHAPE_STRENGTH);
-  const warped = warpFace(texture, shape, box, topology.triangles);
+  const [primary, secondary] = Math.abs(source.mirrored.turn - turn) < Math.abs(source.face.turn - turn) ? [source.mirrored, source.face] : [source.face, source.mirrored];
+  const shape = blendFaceShape(target.mesh, primary.mesh, topology.rings, SHAPE_STRENGTH);
+  const warped = warpFace({ primary, secondary }, shape, box, topology.triangles);
   const region = blendRegion(warped.covered, width, height);
   const original = readBox(frame, box);
+  const filled = fillNotSkin(warped.rgb, warped.confidence, warped.covered, width, height);
   step('warp');
   const { triangles } = topology;
+  const own = faceSkinLikeness(original, toBox(target.mesh, box), topology, width, height, OCCLUDER_TOLERANCE);
   const skin = transferTone({
     warped: warped.rgb,
     target: original,
     apply: indicesOf(warped.covered),
-    targetSkin: paintTriangles(toBox(target.mesh, box), triangles, topology.skin, width, height),
-    warpedSkin: paintTriangles(warped.mesh, triangles, topology.skin, width, height),
+    targetSkin: own.skin,
+    warpedSkin: confident(paintTriangles(warped.mesh, triangles, topology.skin, width, height), warped.confidence),
     width,
     height,
   });
   step('colour');
   poissonBlend(warped.rgb, original, region, skin, width, height);
   const alpha = featherMask(region, width, height, Math.max(2, FEATHER_FRACTION * Math.min(width, height)));
+  // Where the source's face was hidden (hair, a hand, background) and no skin was near to fill it from, the target's own pixels stay.
+  for (let p = 0; p < alpha.length; p++) alpha[p]! *= filled[p]!;
+  // What lies across the target's face and is not its skin (hair, a hand, glasses) stays in front.
+  for (let p = 0; p < alpha.length; p++) alpha[p]! *= own.likeness[p]!;
   step('blend');
   if (options.enhance) enhanceFace(warped.rgb, alpha, width, height);
   step('enhance');
   writeBox(frame, box, original, warped.rgb, alpha);
   step('compose');
+}
+
+/**
+ * Paints over what the source shows across its face (hair, a hand, the background inside the
+ * mesh's outline) with the colour of the source's skin around it: a low-pass of the confident
+ * pixels only, so the patch is smooth skin that the tone step then lights like the target.
+ * Returns, per pixel, how far the result is the source's face: its confidence, raised where a
+ * patch of nearby skin stood in.
+ */
+function fillNotSkin(rgb: Float32Array, confidence: Float32Array, covered: Uint8Array, width: number, height: number): Float32Array {
+  const sure = new Uint8Array(confidence.length);
+  let unsure = 0;
+  for (let p = 0; p < sure.length; p++) {
+    sure[p] = confidence[p]! >= 0.5 ? 1 : 0;
+    if (covered[p] && confidence[p]! < 1) unsure++;
+  }
+  if (unsure === 0) return confidence;
+  const patch = maskedBlur(rgb, sure, width, height, Math.max(2, Math.round(FILL_RADIUS * Math.min(width, height))));
+  const out = new Float32Array(confidence.length);
+  for (let p = 0; p < out.length; p++) {
+    const c = confidence[p]!;
+    if (!covered[p] || c >= 1) {
+      out[p] = c;
+      continue;
+    }
+    const trust = Math.min(1, patch.weight[p]! / FULL_FILL_WEIGHT);
+    const w = (1 - c) * trust;
+    for (let k = 0; k < 3; k++) rgb[p * 3 + k]! += w * (patch.mean[p * 3 + k]! - rgb[p * 3 + k]!);
+    out[p] = c + w;
+  }
+  return out;
+}
+
+/** `mask` without the pixels drawn mostly from something that is not the source's skin. */
+function confident(mask: Uint8Array, confidence: Float32Array): Uint8Array {
+  for (let p = 0; p < mask.length; p++) if (confidence[p]! < 0.5) mask[p] = 0;
+  return mask;
 }
 
 function stepTimer(timings: Record<SwapStep, number> | undefined): (name: SwapStep) => void {

@@ -2,8 +2,8 @@ import { decodeImage, type ImageFormat } from '../faces/decode-image';
 import { detectFaces } from '../faces/detect-faces';
 import { meshTopology } from '../faces/mesh-topology';
 import { encodeImage } from './encode-image';
-import { loadSource } from './load-source';
 import { pickTargetFace } from './pick-target-face';
+import { prepareSources } from './prepare-sources';
 import type { PreparedSource } from './prepared-source';
 import { swapFaceInto } from './swap-face';
 
@@ -37,14 +37,14 @@ export interface SwapImageResult {
  * Swaps faces in a still image: each mapping's source face replaces its target face. All inputs
  * are decoded and every index checked before any pixel changes. The result has the target's
  * format and size; pixels outside the swapped faces' boxes are left as they were. `sources` gives
- * each mapping's source as prepared, for a cache.
+ * each mapping's source as prepared, for a cache (mappings of identical bytes share one).
  */
 export async function swapImage(input: SwapImageInput): Promise<SwapImageResult & { sources: PreparedSource[] }> {
   const progress = input.onProgress ?? (() => undefined);
   progress(0);
-  // Sources are decoded (on sharp's threads) while the target is analysed; target errors are
-  // still the ones reported first.
-  const loading = input.mappings.map((mapping) => (mapping.prepared ? Promise.resolve(mapping.prepared) : loadSource(mapping.source)));
+  // Sources are decoded (on sharp's threads) while the target is analysed, each distinct photo
+  // once and two at a time; target errors are still the ones reported first.
+  const loading = prepareSources(input.mappings);
   for (const pending of loading) pending.catch(() => undefined);
   const target = await decodeImage(input.target);
   const faces = await detectFaces(target);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { detectFaces } from '../faces/detect-faces';
 import { meshTopology } from '../faces/mesh-topology';
-import { loadSource } from '../swap/load-source';
+import { prepareSources } from '../swap/prepare-sources';
 import { checkVideoCaps, DEFAULT_VIDEO_CAPS, type VideoCaps } from '../animation/caps';
 import { followFaces } from '../animation/follow-faces';
 import { IdentityGallery, type ReferenceFrame } from '../animation/identity-gallery';
@@ -82,8 +82,9 @@ async function swapVideoFile(file: string, input: SwapVideoInput): Promise<SwapV
   progress(0);
   const items = swapItems(input);
   const gallery = IdentityGallery.fromReferences(await referenceFrames(file, video, items));
-  const replacements: Replacement[] = [];
-  for (const item of items) replacements.push({ source: await loadSource(item.source), enhance: input.enableFaceEnhancer === true });
+  // Identical source photos are prepared once, however many faces they go to.
+  const prepared = await Promise.all(prepareSources(items));
+  const replacements: Replacement[] = prepared.map((source) => ({ source, enhance: input.enableFaceEnhancer === true }));
   const topology = await meshTopology();
   const audio = input.keepAudio !== false && video.audioCodec ? { file, codec: video.audioCodec } : null;
   const encoder = openEncoder({ output: input.output, width: video.width, height: video.height, frameRate: video.frameRate, audio });

@@ -7,7 +7,14 @@ import { demoPhotoAs } from '../faces/fixtures';
 
 /** A prepared source holding `pixels` pixels per texture (content does not matter to the cache). */
 function preparedOf(pixels: number): PreparedSource {
-  const texture = (): FaceTexture => ({ rgb: new Uint8Array(pixels * 3), width: pixels, height: 1, mesh: new Float32Array(936), turn: 0 });
+  const texture = (): FaceTexture => ({
+    rgb: new Uint8Array(pixels * 3),
+    width: pixels,
+    height: 1,
+    mesh: new Float32Array(936),
+    turn: 0,
+    likeness: new Uint8Array(pixels),
+  });
   return { face: texture(), mirrored: texture() };
 }
 

@@ -95,6 +95,43 @@ describe('the content pre-check', () => {
   });
 });
 
+describe('the scan cache across tenants', () => {
+  it("answers a create on bytes another user already had scanned exactly as one on fresh bytes: a scan of its own, and the same wait", async () => {
+    // No scanner and no time to wait: any create whose inputs need a scan answers 503 at once.
+    const api = await world.startApp({ env: { DOPPEL_SCAN_WAIT_SECONDS: '0', DOPPEL_SCAN_RETRY_AFTER_SECONDS: '7' } });
+    try {
+      const answer = (res: { status: number; headers: Headers; body: { error?: { code: string; message: string } } }) =>
+        [res.status, res.body.error?.code, res.body.error?.message, res.headers.get('retry-after')];
+      const pendingScans = async () => (await api.db.selectFrom('content_scans').select('sha256').where('status', '=', 'pending').execute()).length;
+
+      // Tenant A sends the bytes first, fresh: they are scanned (by a worker started for it), and A's retry goes through.
+      const a = await api.createAccount({ credits: 3 });
+      const fresh = await api.request('/api/v1/swaps', { method: 'POST', key: a.apiKey, json: swapOf('/group.jpg') });
+      expect(answer(fresh)).toEqual([503, 'api_temporarily_disabled', 'The inputs are still being scanned; retry shortly.', '7']);
+      expect(await pendingScans()).toBe(2);
+      const worker = await world.startApp({ shareWith: api, scan: true });
+      try {
+        const deadline = Date.now() + 60_000;
+        while ((await pendingScans()) > 0) {
+          if (Date.now() > deadline) throw new Error('the scans never finished');
+        }
+      } finally {
+        await worker.close();
+      }
+      expect((await api.request('/api/v1/swaps', { method: 'POST', key: a.apiKey, json: swapOf('/group.jpg') })).status).toBe(201);
+
+      // Tenant B sends the same bytes: the same answer as A's fresh create, and a scan of B's own queued.
+      const b = await api.createAccount({ credits: 3 });
+      const repeat = await api.request('/api/v1/swaps', { method: 'POST', key: b.apiKey, json: swapOf('/group.jpg') });
+      expect(answer(repeat)).toEqual(answer(fresh));
+      expect(await pendingScans()).toBe(2);
+      expect((await getBalances(api.db, b.userId)).total).toBe(3);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('byte caps', () => {
   it('answers payload_too_large for a target over the cap of its type', async () => {
     const t = await world.startApp({ env: { DOPPEL_MAX_IMAGE_BYTES: '20000' } });

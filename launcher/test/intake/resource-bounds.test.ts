@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lyingWebm } from '@doppel/engine/fixtures/lying-header';
 import { getBalances } from '@doppel/core/accounts/credits';
 import type { TestApp } from '@doppel/server/testing/app';
+import { scanId } from '@doppel/core/scans/content-scans';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
 
 let world: IntakeWorld;
@@ -48,8 +48,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const scanned = async (bytes: Buffer) =>
-  t.db.selectFrom('content_scans').select('sha256').where('sha256', '=', createHash('sha256').update(bytes).digest('hex')).executeTakeFirst();
+const scanned = async (userId: string, bytes: Buffer) =>
+  t.db.selectFrom('content_scans').select('sha256').where('sha256', '=', scanId(userId, bytes)).executeTakeFirst();
 
 describe('resource bounds at create', () => {
   it('refuses a WebM whose header says 1 s but which plays 10 minutes, before scanning or charging it', async () => {
@@ -61,7 +61,7 @@ describe('resource bounds at create', () => {
     });
     expect([res.status, res.body.error.code]).toEqual([413, 'payload_too_large']);
     expect(res.body.error.message).toMatch(/^target_url: the video is too large: 600\.0 s long/);
-    expect(await scanned(lying)).toBeUndefined();
+    expect(await scanned(account.userId, lying)).toBeUndefined();
     expect((await getBalances(t.db, account.userId)).total).toBe(50);
   });
 
@@ -74,7 +74,7 @@ describe('resource bounds at create', () => {
     });
     expect([res.status, res.body.error.code]).toEqual([413, 'payload_too_large']);
     expect(res.body.error.message).toMatch(/16383x16383/);
-    expect(await scanned(hugeGif)).toBeUndefined();
+    expect(await scanned(account.userId, hugeGif)).toBeUndefined();
   });
 
   it('refuses a 60-megapixel still for face detection from its header, storing nothing', async () => {
@@ -94,7 +94,7 @@ describe('resource bounds at create', () => {
     });
     expect([res.status, res.body.error.code]).toEqual([413, 'payload_too_large']);
     expect(res.body.error.message).toMatch(/^source_url: /);
-    expect(await scanned(hugePng)).toBeUndefined();
+    expect(await scanned(account.userId, hugePng)).toBeUndefined();
   });
 
   it('answers insufficient_credits to a key that cannot pay for the cheapest swap, without fetching anything', async () => {
@@ -130,6 +130,23 @@ describe('resource bounds at create', () => {
       expect([res.status, res.body.error.code]).toEqual([415, 'unsupported_media_type']);
     }
     expect((await getBalances(t.db, account.userId)).total).toBe(10);
+  });
+});
+
+describe('beside an attacking tenant', () => {
+  it("another tenant's create goes through while the attacks are refused", async () => {
+    const [attacker, other] = [await t.createAccount({ credits: 50 }), await t.createAccount({ credits: 5 })];
+    const create = (key: string, json: object) => t.request('/api/v1/swaps', { method: 'POST', key, json });
+    const face = world.url('/face.jpg');
+    const [webm, gif, png, swap] = await Promise.all([
+      create(attacker.apiKey, { type: 'video', source_url: face, target_url: world.url('/ten-minutes.webm') }),
+      create(attacker.apiKey, { type: 'gif', source_url: face, target_url: world.url('/huge.gif') }),
+      create(attacker.apiKey, { type: 'image', source_url: world.url('/huge.png'), target_url: world.url('/group.jpg') }),
+      create(other.apiKey, { type: 'image', source_url: face, target_url: world.url('/group.jpg') }),
+    ]);
+    expect([webm, gif, png].map((res) => res.body.error.code)).toEqual(['payload_too_large', 'payload_too_large', 'payload_too_large']);
+    expect([swap.status, swap.body.status]).toEqual([201, 'queued']);
+    expect((await getBalances(t.db, attacker.userId)).total).toBe(50);
   });
 });
 

@@ -21,7 +21,7 @@ afterAll(async () => {
 
 describe('kill -9 in the middle of a create', () => {
   it('frees its slot and its Idempotency-Key at once: after a restart the key creates, and the retry runs', async () => {
-    const account = await intake.world.createAccount(intake.database, { credits: 10 });
+    const account = await intake.createAccount({ credits: 10 });
     const idempotencyKey = { 'idempotency-key': 'order-crash-1' };
     const first = await startServerProcess(intake.world.env);
     const cut = intake.create(first.url, account.apiKey, '/held.jpg', idempotencyKey).catch((error: unknown) => error);

@@ -33,7 +33,7 @@ afterAll(async () => {
 
 describe('SIGTERM to the server process', () => {
   it(`answers every create in flight, hands running jobs back to the queue and exits 0 within ${GRACE_SECONDS} s`, async () => {
-    const account = await intake.world.createAccount(intake.database, { credits: 20 });
+    const account = await intake.createAccount({ credits: 20 });
     const server = await startServerProcess(intake.world.env);
     try {
       const responses = Promise.all(Array.from({ length: IN_FLIGHT }, () => intake.create(server.url, account.apiKey, '/slow-target.jpg')));
@@ -61,7 +61,7 @@ describe('SIGTERM to the server process', () => {
   });
 
   it('ends a wait=true long poll before the deadline with the swap as it is, and still exits 0', async () => {
-    const account = await intake.world.createAccount(intake.database, { credits: 5 });
+    const account = await intake.createAccount({ credits: 5 });
     // No workers here: nothing will finish the swap, so only the shutdown can end the wait.
     const server = await startServerProcess({ ...intake.world.env, DOPPEL_ROLE: 'api', DOPPEL_SHUTDOWN_GRACE_SECONDS: '4' });
     try {
@@ -80,7 +80,7 @@ describe('SIGTERM to the server process', () => {
   });
 
   it('exits at once on a second signal, even with a request still running', async () => {
-    const account = await intake.world.createAccount(intake.database, { credits: 5 });
+    const account = await intake.createAccount({ credits: 5 });
     const server = await startServerProcess(intake.world.env);
     try {
       const pending = intake.create(server.url, account.apiKey, '/held.jpg').catch((error: unknown) => error);

@@ -41,7 +41,7 @@ const me = (server: ServerProcess, apiKey: string) =>
 
 describe('two API processes and two worker processes on one database', () => {
   it('process every swap exactly once, and wait=true on either API process returns when a worker finishes it', { timeout: 300_000 }, async () => {
-    const account = await intake.world.createAccount(intake.database, { credits: 50 });
+    const account = await intake.createAccount({ credits: 50 });
     const created = await Promise.all(
       Array.from({ length: SWAPS }, (_, i) =>
         fetch(`${(i % 2 ? apiB : apiA).url}/api/v1/swaps?wait=true`, {

@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { claimScan, recordScan, scanId } from '@doppel/core/scans/content-scans';
 import { scanKey } from '@doppel/core/storage/keys';
 import { createTestDatabase, type TestDatabase } from '@doppel/core/testing/database';
 import { startDohServer, type DohServer } from '@doppel/core/testing/doh-server';
+import type { TestAccount } from '@doppel/server/testing/app';
 import { demoPhoto, TEST_NAMES } from './intake-world';
 import { startMediaServer, type MediaRoute, type MediaServer } from '@doppel/core/testing/media-server';
 import { createProcessWorld, type ProcessWorld } from './server-process';
@@ -13,6 +14,8 @@ export interface ProcessIntake {
   world: ProcessWorld;
   /** `https://media.test:<port><path>`. */
   url(path: string): string;
+  /** An account with credits, for whom the demo photos are already scanned clean. */
+  createAccount(options?: { credits?: number }): Promise<TestAccount>;
   /** POST /swaps of an image swap from `/face.jpg` onto `target`, as a client would send it. */
   create(
     serverUrl: string,
@@ -26,8 +29,8 @@ export interface ProcessIntake {
 
 /**
  * What server processes need to create swaps: a database of their own, the loopback media
- * server and DoH resolver on the test CA (trusted through NODE_EXTRA_CA_CERTS), and clean scan
- * verdicts for the demo photos, so creates never wait on a content scanner.
+ * server and DoH resolver on the test CA (trusted through NODE_EXTRA_CA_CERTS), and accounts with
+ * clean scan verdicts for the demo photos, so creates never wait on a content scanner.
  */
 export async function startProcessIntake(routes: Record<string, MediaRoute>, env: Record<string, string> = {}): Promise<ProcessIntake> {
   const database = await createTestDatabase();
@@ -37,19 +40,22 @@ export async function startProcessIntake(routes: Record<string, MediaRoute>, env
     ca: (await createTestCa()).certPem,
     env: { DOPPEL_DOH_URLS: doh.url, DOPPEL_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8', DOPPEL_WORKER_THREADS: '1', DOPPEL_RATE_LIMIT_PER_MINUTE: '1000', ...env },
   });
-  for (const n of [1, 2, 3, 4, 5, 6] as const) {
-    const sha256 = createHash('sha256').update(demoPhoto(n)).digest('hex');
-    await database.db
-      .insertInto('content_scans')
-      .values({ sha256, status: 'clean', media_kind: 'jpeg', storage_key: scanKey(sha256, 'jpeg') })
-      .execute();
-  }
   const url = (path: string) => media.url('media.test', path);
   return {
     database,
     media,
     world,
     url,
+    async createAccount(options) {
+      const account = await world.createAccount(database, options);
+      // Verdicts are kept per user: each account gets its own.
+      for (const n of [1, 2, 3, 4, 5, 6] as const) {
+        const sha256 = scanId(account.userId, demoPhoto(n));
+        await database.db.transaction().execute((trx) => claimScan(trx, { sha256, kind: 'jpeg', storageKey: scanKey(sha256, 'jpeg') }));
+        await recordScan(database.db, sha256, { status: 'clean', reason: null });
+      }
+      return account;
+    },
     create: (serverUrl, apiKey, target, headers = {}, query = {}) =>
       fetch(`${serverUrl}/api/v1/swaps?${new URLSearchParams(query)}`, {
         method: 'POST',

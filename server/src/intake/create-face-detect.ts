@@ -8,11 +8,13 @@ import { FACE_DETECT_MEDIA } from '@doppel/core/media/sniff';
 import { queues, sendJob } from '@doppel/core/queue/boss';
 import type { PgBoss } from 'pg-boss';
 import { inputKey } from '@doppel/core/storage/keys';
+import { recordStoredFiles } from '@doppel/core/storage/stored-files';
 import type { Storage } from '@doppel/core/storage/storage';
 import type { StoredInput } from '@doppel/core/db/stored-inputs';
 import { insertFaceDetectTask } from '@doppel/core/tasks/face-detect-tasks';
 import type { IntakeBudget, IntakeShare } from './intake-budget';
 import { measureMedia } from './measure';
+import { requireStorageRoom } from './storage-quota';
 
 export interface CreateFaceDetectDeps {
   db: Db;
@@ -26,8 +28,8 @@ export interface CreateFaceDetectDeps {
 /**
  * POST /face-detect behind the route: the image is fetched through the same guard as swap
  * media (within the process's intake budget), held to the engine's pixel limit by its header,
- * and copied to storage; the task row and its job are written in one transaction, so a failed
- * queue insert leaves no task behind.
+ * and copied to storage within the user's storage quota; the task row, its job and the count of
+ * its stored file are written in one transaction, so a failed queue insert leaves no task behind.
  */
 export async function createFaceDetectTask(
   deps: CreateFaceDetectDeps,
@@ -35,6 +37,8 @@ export async function createFaceDetectTask(
   targetUrl: string,
   signal?: AbortSignal,
 ): Promise<string> {
+  // Free, and so the cheapest way to fill storage: held to the user's quota like a swap.
+  await requireStorageRoom(deps.db, caller.userId, deps.config.storageQuotaBytes, 1);
   const share = deps.intakeBudget.open();
   try {
     return await storeFaceDetectTask(deps, caller, targetUrl, share, signal);
@@ -66,6 +70,8 @@ async function storeFaceDetectTask(
   await deps.storage.put(key, media.bytes, media.mimeType);
   try {
     await deps.db.transaction().execute(async (trx) => {
+      await recordStoredFiles(trx, caller.userId, [{ key, bytes: media.bytes.length }]);
+      await requireStorageRoom(trx, caller.userId, deps.config.storageQuotaBytes, 0);
       const target: StoredInput = { key, kind: media.kind, mimeType: media.mimeType };
       await insertFaceDetectTask(trx, { id: taskId, api_key_id: caller.apiKeyId, status: 'queued', target: JSON.stringify(target) });
       await sendJob(deps.boss, trx, queues.faceDetect.name, { taskId });

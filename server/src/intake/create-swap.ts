@@ -14,13 +14,16 @@ import type { FetchGuard } from '@doppel/core/media/fetch-guard';
 import { fetchMedia, vetPublicUrl } from '../media/intake';
 import { SOURCE_MEDIA, TARGET_MEDIA_BY_SWAP_TYPE } from '@doppel/core/media/sniff';
 import { queues, sendJob } from '@doppel/core/queue/boss';
+import { swapJobGroup } from '@doppel/core/queue/render-groups';
 import { inputKey } from '@doppel/core/storage/keys';
+import { recordStoredFiles } from '@doppel/core/storage/stored-files';
 import { toPublicSwap } from '@doppel/core/tasks/public-swap';
 import { insertSwap } from '@doppel/core/tasks/swaps';
 import { releaseCreateSlot, reserveCreateSlot } from '@doppel/core/intake/concurrency';
 import type { IntakeBudget } from './intake-budget';
 import { measureMedia } from './measure';
 import { requireCleanContent, type ScanGateDeps } from './scan-gate';
+import { requireStorageRoom } from './storage-quota';
 
 export interface CreateSwapDeps extends ScanGateDeps {
   guard: FetchGuard;
@@ -77,6 +80,8 @@ export async function createSwapTask(
     if ((await getBalances(deps.db, caller.userId)).total < cheapest) {
       throw new ApiError('insufficient_credits', `A ${body.type} swap costs at least ${cheapest} credits, more than the balance.`);
     }
+    // A full storage quota is refused before fetching too; the exact check is in the transaction.
+    await requireStorageRoom(deps.db, caller.userId, deps.config.storageQuotaBytes, 1);
     const fetchOptions = { guard: deps.guard, timeoutMs: deps.config.media.fetchTimeoutMs, signal: options.signal, share };
     if (body.webhook_url) await vetPublicUrl({ url: body.webhook_url, field: 'webhook_url', ...fetchOptions });
 
@@ -122,6 +127,7 @@ export async function createSwapTask(
 
     await requireCleanContent(
       deps,
+      caller.userId,
       [
         { field: 'target_url', storedAt: keys[0]!, ...target },
         ...sourceMedia.map((m, i) => ({ field: distinctSources[i]!.field, storedAt: keys[i + 1]!, ...m })),
@@ -147,6 +153,8 @@ export async function createSwapTask(
     const { type, target_url: _t, webhook_url, metadata, ...params } = body;
 
     return await deps.db.transaction().execute(async (trx) => {
+      await recordStoredFiles(trx, caller.userId, media.map((m, i) => ({ key: keys[i]!, bytes: m.bytes.length })));
+      await requireStorageRoom(trx, caller.userId, deps.config.storageQuotaBytes, 0);
       if (!(await chargeCredits(trx, caller.userId, swapId, cost))) {
         throw new ApiError('insufficient_credits', `This swap costs ${cost} credits, more than the balance.`);
       }
@@ -163,7 +171,7 @@ export async function createSwapTask(
         params: JSON.stringify(params),
         inputs: JSON.stringify(inputs),
       });
-      await sendJob(deps.boss, trx, queues.swap.name, { swapId });
+      await sendJob(deps.boss, trx, queues.swap.name, { swapId }, { group: swapJobGroup(type, caller.userId) });
       await releaseCreateSlot(trx, reservation);
       const swap = toPublicSwap(row);
       await options.inTransaction?.(trx, swap);

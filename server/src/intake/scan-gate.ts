@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { PgBoss } from 'pg-boss';
 import type { Config } from '@doppel/core/config';
 import type { Db } from '@doppel/core/db/connect';
@@ -7,7 +6,7 @@ import { queues, sendJob } from '@doppel/core/queue/boss';
 import type { Notifications } from '@doppel/core/queue/notifications';
 import type { Storage } from '@doppel/core/storage/storage';
 import type { MediaKind } from '@doppel/core/media/sniff';
-import { claimScan, scanStatus, scanStatuses } from '@doppel/core/scans/content-scans';
+import { claimScan, scanId, scanStatus, scanStatuses } from '@doppel/core/scans/content-scans';
 import { scanKey } from '@doppel/core/storage/keys';
 
 export interface ScanInput {
@@ -30,14 +29,14 @@ export interface ScanGateDeps {
 
 /**
  * Spec 4.3 rule 3: every input must have a clean verdict before anything is charged. Verdicts
- * are cached by the SHA-256 of the bytes; unseen bytes are copied to `scans/` (by the storage,
+ * are cached per user and bytes (`scanId`); unseen bytes are copied to `scans/` (by the storage,
  * from where the create stored them) and handed to the content-scan queue, and the create waits
  * for the verdict up to a short budget. Still scanning then: api_temporarily_disabled with
  * Retry-After, and the retry finds the cached verdict.
  */
-export async function requireCleanContent(deps: ScanGateDeps, inputs: ScanInput[], signal?: AbortSignal): Promise<void> {
+export async function requireCleanContent(deps: ScanGateDeps, userId: string, inputs: ScanInput[], signal?: AbortSignal): Promise<void> {
   const pending = new Map<string, ScanInput>();
-  for (const input of inputs) pending.set(createHash('sha256').update(input.bytes).digest('hex'), input);
+  for (const input of inputs) pending.set(scanId(userId, input.bytes), input);
 
   // One look at every input's scan: a verdict already given needs neither a scan nor a wait.
   const known = await scanStatuses(deps.db, [...pending.keys()]);

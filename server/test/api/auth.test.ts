@@ -182,6 +182,26 @@ describe('the failed-authentication throttle behind a proxy', () => {
     }
   });
 
+  it('with the default budget, refuses the 21st bad key of one client behind the proxy, and still serves every customer there', async () => {
+    const app = await startTestApp({ env: { DOPPEL_TRUST_PROXY: '1' } });
+    try {
+      const [neighbour, customer] = [await app.createAccount(), await app.createAccount()];
+      // The attacker names a victim's address; our proxy appends the attacker's own.
+      const codes: string[] = [];
+      // 21 requests, or up to 20 more if a minute turned meanwhile (the count is per clock minute).
+      for (let i = 0; i < 41 && codes.at(-1) !== 'rate_limited'; i++) codes.push(await badKeyFrom(app, '203.0.113.9, 198.51.100.7'));
+      expect(codes.at(-1)).toBe('rate_limited');
+      expect(codes.filter((c) => c === 'invalid_api_key').length).toBeGreaterThanOrEqual(20);
+
+      const me = (key: string, forwardedFor: string) => app.request('/api/v1/me', { key, headers: { 'x-forwarded-for': forwardedFor } }).then((r) => r.status);
+      expect(await me(neighbour.apiKey, '198.51.100.7')).toBe(200);
+      expect(await me(customer.apiKey, '198.51.100.8')).toBe(200);
+      expect(await badKeyFrom(app, '203.0.113.9')).toBe('invalid_api_key');
+    } finally {
+      await app.close();
+    }
+  });
+
   it('counts IPv6 clients by their /64', async () => {
     const app = await startTestApp({ env: { DOPPEL_AUTH_FAILURES_PER_MINUTE: String(LIMIT), DOPPEL_TRUST_PROXY: '127.0.0.1/32' } });
     try {

@@ -1,5 +1,6 @@
 import { EngineError, type FaceDescription, type ThumbnailBox } from '@doppel/engine';
 import type { Job } from 'pg-boss';
+import { ownerOfKey } from '@doppel/core/accounts/api-keys';
 import type { Db } from '@doppel/core/db/connect';
 import type { FaceDetectJob } from '@doppel/core/queue/payloads';
 import { queues } from '@doppel/core/queue/boss';
@@ -40,5 +41,5 @@ export async function runFaceDetectJob(deps: FaceDetectDeps, job: Job<FaceDetect
     else if (job.retryCount < queues.faceDetect.retryLimit) throw error;
     else await finish({ status: 'failed', error: 'Face detection failed on our side; please create a new task.' });
   }
-  await retireInputs(deps.storage, task.id, [{ role: 'target', ...input, boxes }]);
+  await retireInputs(deps.db, deps.storage, { id: task.id, userId: await ownerOfKey(deps.db, task.api_key_id) }, [{ role: 'target', ...input, boxes }]);
 }

@@ -5,6 +5,7 @@ import { deleteOrphanedReservations } from '@doppel/core/intake/concurrency';
 import { pruneIdempotencyKeys } from '@doppel/core/intake/idempotency';
 import { thumbnailKey } from '@doppel/core/storage/keys';
 import type { Storage } from '@doppel/core/storage/storage';
+import { forgetStoredFiles } from '@doppel/core/storage/stored-files';
 import { deleteFaceDetectTasks, endedFaceDetectionsOlderThan } from '@doppel/core/tasks/face-detect-tasks';
 import { deleteSwaps, endedSwapsOlderThan } from '@doppel/core/tasks/swaps';
 import type { PgBoss } from 'pg-boss';
@@ -40,15 +41,24 @@ export async function runMaintenance(deps: { db: Db; storage: Storage; config: C
   for (;;) {
     const swaps = await endedSwapsOlderThan(db, config.retentionDays, RETENTION_BATCH);
     if (swaps.length === 0) break;
-    await storage.delete(swaps.flatMap((swap) => [...storedKeys(swap.id, swap.inputs), ...(swap.result_key ? [swap.result_key] : [])]));
-    await deleteSwaps(db, swaps.map((swap) => swap.id));
+    const keys = swaps.flatMap((swap) => [...storedKeys(swap.id, swap.inputs), ...(swap.result_key ? [swap.result_key] : [])]);
+    await storage.delete(keys);
+    // Their bytes stop counting with the rows.
+    await db.transaction().execute(async (trx) => {
+      await forgetStoredFiles(trx, keys);
+      await deleteSwaps(trx, swaps.map((swap) => swap.id));
+    });
   }
 
   for (;;) {
     const detections = await endedFaceDetectionsOlderThan(db, config.retentionDays, RETENTION_BATCH);
     if (detections.length === 0) break;
-    await storage.delete(detections.flatMap((task) => storedKeys(task.id, { target: task.target })));
-    await deleteFaceDetectTasks(db, detections.map((task) => task.id));
+    const keys = detections.flatMap((task) => storedKeys(task.id, { target: task.target }));
+    await storage.delete(keys);
+    await db.transaction().execute(async (trx) => {
+      await forgetStoredFiles(trx, keys);
+      await deleteFaceDetectTasks(trx, detections.map((task) => task.id));
+    });
   }
 
   await failStuckSwaps(db, deps.boss, storage);

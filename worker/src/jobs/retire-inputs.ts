@@ -5,6 +5,7 @@ import { readSwapInputs } from '@doppel/core/tasks/swaps';
 import type { StoredInput, SwapInputs } from '@doppel/core/db/stored-inputs';
 import { thumbnailKey } from '@doppel/core/storage/keys';
 import type { Storage } from '@doppel/core/storage/storage';
+import { deleteUserFiles, putUserFile } from '@doppel/core/storage/stored-files';
 
 export interface RetiredInput extends StoredInput {
   /** Names the thumbnail: `target`, `source1`, ... */
@@ -16,17 +17,23 @@ export interface RetiredInput extends StoredInput {
 /**
  * A task that has ended needs its inputs no more (a retry of the create replays the task, it
  * never re-reads them): each is replaced by a thumbnail, so the task can still be shown, and
- * deleted. Storage then holds, per task, its result and a few small JPEGs, not the uploads.
- * An input already gone (retired before) or that cannot be pictured is simply not thumbnailed.
+ * deleted. Storage then holds, per task, its result and a few small JPEGs, not the uploads; the
+ * user's stored bytes count the thumbnails instead of the inputs. An input already gone (retired
+ * before) or that cannot be pictured is simply not thumbnailed.
  */
-export async function retireInputs(storage: Storage, taskId: string, inputs: RetiredInput[]): Promise<void> {
+export async function retireInputs(
+  db: Db,
+  storage: Storage,
+  task: { id: string; userId: string },
+  inputs: RetiredInput[],
+): Promise<void> {
   for (const input of inputs) {
     const bytes = await storage.get(input.key).catch(() => null);
     if (!bytes) continue;
     const thumbnail = await makeThumbnail(bytes, input.kind, { boxes: input.boxes }).catch(() => null);
-    if (thumbnail) await storage.put(thumbnailKey(taskId, input.role), thumbnail, 'image/jpeg');
+    if (thumbnail) await putUserFile(db, storage, task.userId, { key: thumbnailKey(task.id, input.role), body: thumbnail, contentType: 'image/jpeg' });
   }
-  await storage.delete(inputs.map((input) => input.key));
+  await deleteUserFiles(db, storage, inputs.map((input) => input.key));
 }
 
 const ENDED: readonly SwapRow['status'][] = ['done', 'failed', 'canceled'];
@@ -40,7 +47,7 @@ export async function retireSwapInputs(db: Db, storage: Storage, swapId: string)
   const row = await readSwapInputs(db, swapId);
   if (!row || !ENDED.includes(row.status)) return;
   const { target, sources = [] }: Partial<SwapInputs> = row.inputs;
-  await retireInputs(storage, swapId, [
+  await retireInputs(db, storage, { id: swapId, userId: row.user_id }, [
     ...(target ? [{ role: 'target', ...target }] : []),
     ...sources.map((source, i) => ({ role: `source${i + 1}`, ...source })),
   ]);

@@ -5,6 +5,7 @@ import type { Config } from '@doppel/core/config';
 import type { Db } from '@doppel/core/db/connect';
 import type { FetchGuard } from '@doppel/core/media/fetch-guard';
 import { queues, type QueueName } from '@doppel/core/queue/boss';
+import { rendersPerUser } from '@doppel/core/queue/render-groups';
 import type { QueuePayloads } from '@doppel/core/queue/payloads';
 import type { Storage } from '@doppel/core/storage/storage';
 import { failFaceDetection } from '@doppel/core/tasks/face-detect-tasks';
@@ -45,8 +46,10 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     queue: Queue,
     concurrency: number,
     handler: (job: Job<QueuePayloads[Queue]>) => Promise<void>,
+    perGroup?: number,
   ) {
-    await boss.work<QueuePayloads[Queue]>(queue, { localConcurrency: concurrency, pollingIntervalSeconds: 1 }, async (jobs) => {
+    const options = { localConcurrency: concurrency, pollingIntervalSeconds: 1, ...(perGroup ? { localGroupConcurrency: perGroup } : {}) };
+    await boss.work<QueuePayloads[Queue]>(queue, options, async (jobs) => {
       for (const job of jobs) {
         try {
           await handler(job);
@@ -75,9 +78,9 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     });
   }
   if (engine) {
-    await consume(queues.swap.name, cpuSlots, (job) =>
-      runSwapJob({ db: deps.db, boss, storage: deps.storage, engine }, job),
-    );
+    // A user's long renders hold at most half of the slots (counted in this process, like webhook
+    // deliveries: pg-boss's database-wide group limit lets a burst of one group through).
+    await consume(queues.swap.name, cpuSlots, (job) => runSwapJob({ db: deps.db, boss, storage: deps.storage, engine }, job), rendersPerUser(cpuSlots));
     // A swap whose job ran out of attempts (its workers kept dying) ends failed and refunded.
     await consume(queues.swapDead.name, 1, async (job) => {
       await failSwap(deps.db, boss, job.data.swapId, INTERNAL_FAILURE);

@@ -51,7 +51,8 @@ async function storeResult(deps: SwapDeps, swapId: string, result: Rendered): Pr
   await deps.storage.put(key, result.bytes, result.mimeType);
   // Another attempt may have finished first, or the swap was failed meanwhile; either way
   // nothing points at this copy, and retention would never find it.
-  const completed = await completeSwap(deps.db, deps.boss, swapId, { url: deps.storage.publicUrl(key), key }).catch(async (error: unknown) => {
+  const stored = { url: deps.storage.publicUrl(key), key, bytes: result.bytes.length };
+  const completed = await completeSwap(deps.db, deps.boss, swapId, stored).catch(async (error: unknown) => {
     await deps.storage.delete([key]);
     throw error;
   });

@@ -1,0 +1,116 @@
+import type { MeshTopology } from '../faces/mesh-topology';
+import { rgbToLab } from './lab-colour';
+import { indicesOf } from './mask-indices';
+import { maskedBlur } from './masked-blur';
+import { channelMad, channelMedian } from './robust-stats';
+import { paintTriangles } from './rasterise-mesh';
+
+/** Skin statistics ignore pixels further than this many spreads from the skin's median (see `transferTone`). */
+const TRIM_SPREADS = 2.5;
+/**
+ * How far from the skin's median a colour may lie and still be fully skin, in spreads per channel,
+ * with a floor in Lab units. Lightness is given more room than colour: a shadow across a cheek
+ * darkens skin without changing its hue, where hair, a hand or the background differ in hue.
+ */
+const LIGHTNESS_REACH = { spreads: 3, floor: 12 };
+const COLOUR_REACH = { spreads: 2.5, floor: 4 };
+/** Beyond `FADE` reaches a colour counts as not skin at all; in between, partly. */
+const FADE = 1.5;
+/** Radius of the blur that softens the map's edges, as a share of the box's short side. */
+const SOFTEN = 0.015;
+
+/**
+ * `skinLikeness` of a face in its box, learnt from its mesh's plain-skin triangles and judged on
+ * every triangle that is not a feature. Also returns the plain-skin mask it learnt from.
+ */
+export function faceSkinLikeness(rgb: ArrayLike<number>, mesh: Float32Array, topology: MeshTopology, width: number, height: number, tolerance = 1): { likeness: Float32Array; skin: Uint8Array } {
+  const skin = paintTriangles(mesh, topology.triangles, topology.skin, width, height);
+  const judge = paintTriangles(mesh, topology.triangles, topology.features.map((feature) => 1 - feature), width, height);
+  const face = paintTriangles(mesh, topology.triangles, topology.features.map(() => 1), width, height);
+  return { likeness: skinLikeness(rgb, skin, judge, face, width, height, tolerance), skin };
+}
+
+/**
+ * How much each pixel of a face box looks like that face's own skin, 0..1. The skin's colour is
+ * learnt robustly (median and spread, in Lab) from `learnFrom` (the mesh's plain-skin triangles);
+ * the pixels of `judge` (the rest of the face, features excluded) are scored by their distance
+ * from it; every other pixel scores 1. The swap uses it to leave out what lies across a face and
+ * is not that face: a strand of hair, a hand, the background inside the mesh's outline. Those
+ * come in across the face's outline, so only off-skin patches that reach outside `face` count; a
+ * shadow, a mole or make-up within the face is part of it. `tolerance` widens (above 1) how far
+ * from the skin's colour a pixel may be and still count.
+ */
+export function skinLikeness(rgb: ArrayLike<number>, learnFrom: Uint8Array, judge: Uint8Array, face: Uint8Array, width: number, height: number, tolerance = 1): Float32Array {
+  const lab = Float32Array.from(rgb);
+  const likeness = new Float32Array(width * height).fill(1);
+  const judged = indicesOf(judge);
+  rgbToLab(lab, indicesOf(learnFrom));
+  rgbToLab(lab, onlyIn(judged, learnFrom));
+  const skin = robustSkin(lab, indicesOf(learnFrom));
+  if (!skin) return likeness;
+  for (let n = 0; n < judged.length; n++) {
+    const p = judged[n]!;
+    let distance = 0;
+    for (let k = 0; k < 3; k++) distance = Math.max(distance, Math.abs(lab[p * 3 + k]! - skin.median[k]!) / (tolerance * skin.reach[k]!));
+    likeness[p] = distance <= 1 ? 1 : distance >= FADE ? 0 : 1 - (distance - 1) / (FADE - 1);
+  }
+  keepReachingOutside(likeness, face, width, height);
+  return soften(likeness, width, height);
+}
+
+/** Resets to 1 every off-skin patch (4-connected pixels below 1) that touches no pixel outside `face`. */
+function keepReachingOutside(likeness: Float32Array, face: Uint8Array, width: number, height: number): void {
+  const reached = new Uint8Array(likeness.length);
+  const queue = new Int32Array(likeness.length);
+  let tail = 0;
+  const offSkin = (p: number) => likeness[p]! < 1 && !reached[p];
+  for (let p = 0; p < likeness.length; p++) {
+    if (!offSkin(p)) continue;
+    const x = p % width, y = (p - x) / width;
+    const atEdge = x === 0 || y === 0 || x === width - 1 || y === height - 1;
+    if (atEdge || !face[p - 1] || !face[p + 1] || !face[p - width] || !face[p + width]) {
+      reached[p] = 1;
+      queue[tail++] = p;
+    }
+  }
+  for (let head = 0; head < tail; head++) {
+    const p = queue[head]!;
+    const x = p % width;
+    for (const q of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width]) {
+      if (q < 0 || q >= likeness.length || !offSkin(q)) continue;
+      reached[q] = 1;
+      queue[tail++] = q;
+    }
+  }
+  for (let p = 0; p < likeness.length; p++) if (likeness[p]! < 1 && !reached[p]) likeness[p] = 1;
+}
+
+/** The `indices` not set in `mask` (pixels still to convert). */
+function onlyIn(indices: Int32Array, mask: Uint8Array): Int32Array {
+  return indices.filter((p) => !mask[p]);
+}
+
+function robustSkin(lab: Float32Array, indices: Int32Array): { median: number[]; reach: number[] } | null {
+  if (indices.length < 16) return null;
+  const centre = [0, 1, 2].map((k) => channelMedian(lab, indices, k));
+  const trimReach = [0, 1, 2].map((k) => TRIM_SPREADS * Math.max(channelMad(lab, indices, k, centre[k]!), 1));
+  const kept = indices.filter((p) => [0, 1, 2].every((k) => Math.abs(lab[p * 3 + k]! - centre[k]!) <= trimReach[k]!));
+  if (kept.length < 16) return null;
+  const median = [0, 1, 2].map((k) => channelMedian(lab, kept, k));
+  const reach = [0, 1, 2].map((k) => {
+    const { spreads, floor } = k === 0 ? LIGHTNESS_REACH : COLOUR_REACH;
+    return Math.max(spreads * channelMad(lab, kept, k, median[k]!), floor);
+  });
+  return { median, reach };
+}
+
+function soften(map: Float32Array, width: number, height: number): Float32Array {
+  const radius = Math.max(1, Math.round(SOFTEN * Math.min(width, height)));
+  const stacked = new Float32Array(map.length * 3);
+  for (let p = 0; p < map.length; p++) stacked[p * 3] = map[p]!;
+  const { mean } = maskedBlur(stacked, new Uint8Array(map.length).fill(1), width, height, radius);
+  const out = new Float32Array(map.length);
+    // The minimum widens what is not skin by the blur's reach, so the fade lies on the skin side.
+  for (let p = 0; p < map.length; p++) out[p] = Math.min(map[p]!, mean[p * 3]!);
+  return out;
+}
