@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { FaceDetectStatus, SwapStatus, SwapType, WebhookEventType } from '@doppel/contract';
+import type { FaceDetectStatus, MediaKind, SwapStatus, SwapType, WebhookEventType } from '@doppel/contract';
 import type { StoredInput, SwapInputs, SwapParams } from './stored-inputs';
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -128,7 +128,7 @@ export interface ContentScansTable {
   /** The scan's id: a SHA-256 of the user and the bytes' SHA-256, so verdicts are kept per user. */
   sha256: string;
   status: 'pending' | 'clean' | 'flagged' | 'undecodable' | 'too_large' | 'failed';
-  media_kind: string;
+  media_kind: MediaKind;
   storage_key: string;
   scores: Json<Record<string, number>> | null;
   reason: string | null;

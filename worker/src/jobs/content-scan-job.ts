@@ -27,7 +27,7 @@ export async function runContentScanJob(deps: ContentScanDeps, job: Job<ContentS
   const record = (outcome: Parameters<typeof recordScan>[2]) => recordScan(deps.db, row.sha256, outcome);
   try {
     const bytes = await deps.storage.get(row.storage_key);
-    const result = await deps.scan({ bytes, kind: row.media_kind as MediaKind });
+    const result = await deps.scan({ bytes, kind: row.media_kind });
     await record({ status: result.verdict, scores: result.scores, reason: result.reason ?? null });
   } catch (error) {
     if (error instanceof EngineError && error.reason === 'undecodable_input') {
