@@ -16,7 +16,7 @@ import { openEncoder } from '../src/video/write-frames';
  * Video throughput and memory: for clips generated here (a slow pan over demo photo 1, 30 fps,
  * with a tone), the swap's frames per second next to a baseline measured in the same run (the
  * same decode and encode pipes without detection or swapping), and the process's peak RSS.
- * Run: pnpm --filter @doppel/worker bench:video
+ * Run: pnpm --filter @doppel/engine bench:video
  */
 const require = createRequire(import.meta.url);
 const DEMO_DIR = path.join(path.dirname(require.resolve('@vladmandic/face-api')), '..', 'demo');

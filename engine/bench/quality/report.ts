@@ -55,7 +55,7 @@ export function qualityMarkdown({ stills, small, motion, minutes }: Report): str
   const goal = (met: boolean) => (met ? 'met' : '**not met**');
   return `# Swap quality
 
-Measured by \`pnpm bench:quality\` (worker/bench/quality.ts) on ${new Date().toISOString().slice(0, 10)}, on ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'unknown CPU'} (${os.platform()}, Node ${process.version}), in ${minutes.toFixed(1)} min.
+Measured by \`pnpm bench:quality\` (engine/bench/quality.ts) on ${new Date().toISOString().slice(0, 10)}, on ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'unknown CPU'} (${os.platform()}, Node ${process.version}), in ${minutes.toFixed(1)} min.
 Inputs: the six face-api demo photos (\`@vladmandic/face-api\` demo/sample1-6.jpg, 1920 px wide). Every
 face of at least 80 px (${new Set(stills.map((r) => r.target.id)).size} faces) is swapped into every other one (${stills.length} ordered pairs) with the
 engine's \`swapFaceInto\`, as an image swap does.
