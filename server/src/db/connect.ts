@@ -15,10 +15,10 @@ export type Db = Kysely<Database>;
 const PREPARED_MARK = '/* prepared */';
 
 /**
- * Put first in a statement run on (nearly) every request: each connection then parses and plans
- * it once and afterwards only executes it, which saves PostgreSQL most of the work of a short
- * statement. Only for statements that name their result columns: a prepared `select *` would
- * fail once its table gains a column.
+ * Marks a statement run on (nearly) every request (first in a raw statement, or through a select
+ * builder's `modifyFront`): each connection then parses and plans it once and afterwards only
+ * executes it, which saves PostgreSQL most of the work of a short statement. Only for statements
+ * that name their result columns: a prepared `select *` would fail once its table gains a column.
  */
 export const PREPARED = sql.raw(PREPARED_MARK);
 
@@ -39,7 +39,7 @@ function prepareMarked(client: pg.PoolClient): pg.PoolClient {
   const query = client.query.bind(client) as (config: pg.QueryConfig | string, values?: unknown[]) => Promise<pg.QueryResult>;
   Object.defineProperty(client, 'query', {
     value: (text: pg.QueryConfig | string, values?: unknown[]) =>
-      typeof text === 'string' && text.startsWith(PREPARED_MARK) ? query({ name: statementName(text), text, values }) : query(text, values),
+      typeof text === 'string' && text.includes(PREPARED_MARK) ? query({ name: statementName(text), text, values }) : query(text, values),
   });
   return client;
 }

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../db/connect';
+import { PREPARED, type Db } from '../db/connect';
 import { LOCK_NAMESPACE, ownerAlive } from '../db/instance-liveness';
 import { newId } from '../ids';
 
@@ -21,11 +21,11 @@ export type SlotOutcome = { reservation: string } | { refused: 'concurrent' | 'c
  * every create in flight and every swap not yet terminal; the check and the reservation happen
  * under one per-key lock, so N simultaneous creates can never pass a cap smaller than N. A
  * create's slot is held only while its process lives: one that crashed mid-create frees it at
- * once. One round trip: doppel_reserve_create (migration 0010).
+ * once. One round trip, prepared: doppel_reserve_create (migration 0010).
  */
 export async function reserveCreateSlot(db: Db, request: SlotRequest): Promise<SlotOutcome> {
   const id = newId('res');
-  const { rows } = await sql<{ outcome: 'reserved' | 'concurrent' | 'credits' }>`
+  const { rows } = await sql<{ outcome: 'reserved' | 'concurrent' | 'credits' }>`${PREPARED}
     select doppel_reserve_create(${id}, ${request.apiKeyId}, ${request.userId}, ${request.cap}, ${request.minCredits},
       ${request.ownerInstance}, ${LOCK_NAMESPACE}) as outcome`.execute(db);
   const { outcome } = rows[0]!;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PgBoss } from 'pg-boss';
 import type { Config } from '../config';
-import type { Db } from '../db/connect';
+import { PREPARED, type Db } from '../db/connect';
 import { ApiError } from '../errors';
 import { queues, sendJob } from '../queue/boss';
 import type { Notifications } from '../queue/notifications';
@@ -97,7 +97,7 @@ const asVerdict = (status: string | undefined): Verdict | undefined =>
   status === 'clean' || status === 'flagged' || status === 'undecodable' || status === 'too_large' ? status : undefined;
 
 async function scanStatuses(db: Db, hashes: string[]): Promise<Map<string, string>> {
-  const rows = await db.selectFrom('content_scans').select(['sha256', 'status']).where('sha256', 'in', hashes).execute();
+  const rows = await db.selectFrom('content_scans').modifyFront(PREPARED).select(['sha256', 'status']).where('sha256', 'in', hashes).execute();
   return new Map(rows.map((row) => [row.sha256, row.status]));
 }
 
