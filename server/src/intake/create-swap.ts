@@ -5,7 +5,7 @@ import { chargeSteps } from '../billing/charges';
 import { cheapestPrice, priceSwap } from '../billing/pricing';
 import type { Config } from '../config';
 import type { InstanceLiveness } from '../db/instance-liveness';
-import type { Database, SwapRow } from '../db/schema';
+import type { Database } from '../db/schema';
 import type { SwapInputs } from '../db/stored-inputs';
 import { ApiError } from '../errors';
 import { newId } from '../ids';
@@ -14,7 +14,7 @@ import { fetchMedia, vetPublicUrl } from '../media/intake';
 import { SOURCE_MEDIA, TARGET_MEDIA_BY_SWAP_TYPE } from '../media/sniff';
 import { queues, sendJob } from '../queue/boss';
 import { inputKey } from '../storage/keys';
-import { toPublicSwap } from '../tasks/public-swap';
+import { PUBLIC_SWAP_COLUMNS, toPublicSwap, type PublicSwapRow } from '../tasks/public-swap';
 import { releaseCreateSlot, releaseSlotStep, reserveCreateSlot } from './concurrency';
 import type { IntakeBudget } from './intake-budget';
 import { measureMedia, STILL_KINDS, type MediaMeasure } from './measure';
@@ -117,8 +117,8 @@ export async function createSwapTask(
     const media = [target, ...sourceMedia];
     const fields = ['target_url', ...distinctSources.map((s) => s.field)];
     const keys = media.map((m, i) => inputKey(swapId, i === 0 ? 'target' : `source${i}`, m.kind));
-    // Stored before the scan, so that bytes never scanned are written once: the scan's copy is
-    // made from the stored input by the storage itself.
+    // The scans' verdicts, looked up once; an unseen input's copy for its scan is made later from
+    // where the input is stored.
     const scans = await lookUpScans(
       deps.db,
       media.map((m, i) => ({ field: fields[i]!, storedAt: keys[i]!, ...m })),
@@ -133,7 +133,9 @@ export async function createSwapTask(
       ),
     );
 
-    // Side by side; every write has settled before a failure deletes them.
+    // Stored before the scan, so that bytes never scanned are written once: the scan's copy is
+    // made from the stored input by the storage itself. Side by side; every write has settled
+    // before a failure deletes them.
     stored.push(...keys);
     const writes = await Promise.allSettled(media.map((m, i) => deps.storage.put(keys[i]!, m.bytes, m.mimeType)));
     const failedWrite = writes.find((w) => w.status === 'rejected');
@@ -162,7 +164,7 @@ export async function createSwapTask(
       await sendJob(deps.boss, trx, queues.swap.name, { swapId });
       // The charge, the swap row and the slot's release in one statement (one round trip).
       const charge = chargeSteps(caller.userId, swapId, cost);
-      const { rows } = await sql<SwapRow & { charged: boolean }>`
+      const { rows } = await sql<PublicSwapRow & { charged: boolean }>`
         with ${charge.steps},
         released as (${releaseSlotStep(reservation)}),
         swap as (
@@ -170,7 +172,7 @@ export async function createSwapTask(
           values (${swapId}, ${caller.apiKeyId}, ${caller.userId}, ${type}, 'queued', ${cost}, now(),
             ${metadata ? JSON.stringify(metadata) : null}::json, ${webhook_url ?? null}, ${JSON.stringify(params)}::jsonb,
             ${JSON.stringify(inputs)}::jsonb)
-          returning *
+          returning ${sql.join(PUBLIC_SWAP_COLUMNS.map((column) => sql.ref(column)))}
         )
         select swap.*, ${charge.covered} as charged from swap`.execute(trx);
       const { charged, ...row } = rows[0]!;
