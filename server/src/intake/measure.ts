@@ -9,7 +9,7 @@ export interface MediaMeasure {
   frames?: number;
 }
 
-const STILL_KINDS: readonly MediaKind[] = ['jpeg', 'png', 'webp'];
+export const STILL_KINDS: readonly MediaKind[] = ['jpeg', 'png', 'webp'];
 
 /**
  * The engine's limits checked from an input's header (and, for video, its counted packets)

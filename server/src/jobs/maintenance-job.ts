@@ -2,12 +2,14 @@ import { sql } from 'kysely';
 import type { Config } from '../config';
 import type { Db } from '../db/connect';
 import type { SwapInputs } from '../db/stored-inputs';
+import { pruneAuthFailures } from '../auth/auth-throttle';
 import { deleteOrphanedReservations } from '../intake/concurrency';
 import { pruneIdempotencyKeys } from '../intake/idempotency';
 import { thumbnailKey } from '../storage/keys';
 import type { Storage } from '../storage/storage';
 import { forgetStoredFiles } from '../storage/stored-files';
 import type { PgBoss } from 'pg-boss';
+import { pruneIdleBudgets } from '../rate-limit/request-budget';
 import { failStuckSwaps } from './stuck-swaps';
 
 /** How often housekeeping runs (cron). */
@@ -29,13 +31,17 @@ const RETENTION_BATCH = 500;
 
 /**
  * Housekeeping: Idempotency-Keys past their retention, create reservations of crashed requests,
- * tasks older than the retention period with their stored files (a task removed here answers
- * not_found like any unknown id), and swaps that no job will ever finish.
+ * rate-limit rows that hold nothing any more (revoked keys, keys idle since before today), past
+ * windows of failed authentications, tasks older than the retention period with their stored
+ * files (a task removed here answers not_found like any unknown id), and swaps that no job will
+ * ever finish.
  */
 export async function runMaintenance(deps: { db: Db; storage: Storage; config: Config; boss: PgBoss }): Promise<void> {
   const { db, storage, config } = deps;
   await pruneIdempotencyKeys(db, config.idempotencyRetentionHours);
   await deleteOrphanedReservations(db);
+  await pruneIdleBudgets(db);
+  await pruneAuthFailures(db);
 
   const cutoff = sql<Date>`now() - make_interval(days => ${config.retentionDays})`;
   for (;;) {

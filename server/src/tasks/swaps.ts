@@ -1,16 +1,26 @@
 import { cancelableSwapStatuses } from '@doppel/contract';
 import { sql } from 'kysely';
 import { refundSwap } from '../billing/charges';
-import type { Db } from '../db/connect';
+import { PREPARED, type Db } from '../db/connect';
 import type { NewSwap, SwapRow } from '../db/schema';
+import { PUBLIC_SWAP_COLUMNS, type PublicSwapRow } from './public-swap';
 
 export async function insertSwap(db: Db, swap: NewSwap): Promise<SwapRow> {
   return db.insertInto('swaps').values(swap).returningAll().executeTakeFirstOrThrow();
 }
 
-/** The swap with this id if the key created it; another key's swap is as absent as a missing one. */
-export function findSwap(db: Db, apiKeyId: string, id: string): Promise<SwapRow | undefined> {
-  return db.selectFrom('swaps').selectAll().where('id', '=', id).where('api_key_id', '=', apiKeyId).executeTakeFirst();
+/**
+ * The swap with this id if the key created it, as far as it is shown; another key's swap is as
+ * absent as a missing one. Prepared: GET /swaps/{id} runs nothing else.
+ */
+export function findSwap(db: Db, apiKeyId: string, id: string): Promise<PublicSwapRow | undefined> {
+  return db
+    .selectFrom('swaps')
+    .modifyFront(PREPARED)
+    .select(PUBLIC_SWAP_COLUMNS)
+    .where('id', '=', id)
+    .where('api_key_id', '=', apiKeyId)
+    .executeTakeFirst();
 }
 
 /** The swap with this id if one of the user's keys created it (dashboard). */
@@ -35,7 +45,7 @@ export async function dailySwapCounts(db: Db, userId: string, days: number): Pro
  * status filter does not match (processing, or already terminal) is returned unchanged. The
  * guard makes the cancel and a worker's pick-up mutually exclusive without locks.
  */
-export async function cancelSwap(db: Db, apiKeyId: string, id: string): Promise<SwapRow | undefined> {
+export async function cancelSwap(db: Db, apiKeyId: string, id: string): Promise<PublicSwapRow | undefined> {
   const canceled = await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('swaps')
