@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../db/connect';
 import { creditBuckets, type CreditBucket, type Database } from '../db/schema';
 
@@ -48,33 +48,43 @@ export async function chargeCredits(
   cost: number,
 ): Promise<boolean> {
   if (cost === 0) return true;
-  const { rows } = await sql<{ charged: boolean }>`
-    with balance as (
+  const charge = chargeSteps(userId, swapId, cost);
+  const { rows } = await sql<{ charged: boolean }>`with ${charge.steps} select ${charge.covered} as charged`.execute(trx);
+  return rows[0]!.charged;
+}
+
+/**
+ * `chargeCredits` as common table expressions (named charge_*) for a statement that writes
+ * more in the same round trip; `covered` is true when the charge was made. When it is false the
+ * statement must be rolled back with its transaction, as whatever else it wrote is unpaid.
+ */
+export function chargeSteps(userId: string, swapId: string, cost: number): { steps: RawBuilder<unknown>; covered: RawBuilder<boolean> } {
+  const steps = sql`
+    charge_balance as (
       select subscription, monthly, permanent from credit_balances where user_id = ${userId} for update
     ),
-    taken as (
+    charge_taken as (
       select s, m, ${cost}::int - s - m as p
-      from balance,
+      from charge_balance,
         lateral (select least(subscription, ${cost}::int) as s) first,
         lateral (select least(monthly, ${cost}::int - s) as m) second
       where subscription + monthly + permanent >= ${cost}::int
     ),
-    charged as (
+    charge_update as (
       update credit_balances b
       set subscription = b.subscription - t.s, monthly = b.monthly - t.m, permanent = b.permanent - t.p
-      from taken t
+      from charge_taken t
       where b.user_id = ${userId}
     ),
-    ledger as (
+    charge_ledger as (
       insert into credit_ledger (user_id, swap_id, bucket, amount, reason)
       select ${userId}, ${swapId}, v.bucket, -v.n, 'charge'
-      from taken t, lateral (values (1, 'subscription', t.s), (2, 'monthly', t.m), (3, 'permanent', t.p)) v(rank, bucket, n)
+      from charge_taken t, lateral (values (1, 'subscription', t.s), (2, 'monthly', t.m), (3, 'permanent', t.p)) v(rank, bucket, n)
       where v.n > 0
       order by v.rank
-    )
-    select exists (select 1 from taken) as charged
-  `.execute(trx);
-  return rows[0]!.charged;
+    )`;
+  // Nothing to take is always covered, whether or not the user has a balance row.
+  return { steps, covered: sql<boolean>`(${cost}::int = 0 or exists (select 1 from charge_taken))` };
 }
 
 /**

@@ -107,6 +107,11 @@ export async function readBlock(db: Db, client: string, failuresPerMinute: numbe
   return { resetAt: row.reset_at, retryAfterSeconds: Math.max(1, Math.ceil(row.reset_at - Date.now() / 1000)) };
 }
 
+/** Failures of windows before the current minute, which nothing reads; run by maintenance. */
+export async function pruneAuthFailures(db: Db): Promise<void> {
+  await sql`delete from auth_failures where window_start < date_trunc('minute', now())`.execute(db);
+}
+
 /**
  * Counts one failure of `client` in the current minute's window (windows before it are dropped
  * as we go). The failure that makes the count `announceAt` is announced on `doppel_auth_block`.

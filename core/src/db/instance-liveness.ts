@@ -3,7 +3,7 @@ import { sql, type Expression, type RawBuilder } from 'kysely';
 import pg from 'pg';
 
 /** First key of every instance lock ("dop"); the second is the instance id. */
-const LOCK_NAMESPACE = 0x646f70;
+export const LOCK_NAMESPACE = 0x646f70;
 const RECONNECT_DELAY_MS = 1_000;
 const RETRY_DELAY_MS = 1_000;
 

@@ -9,6 +9,7 @@ import * as requestPath from './migrations/0006-request-path';
 import * as crashRecovery from './migrations/0007-crash-recovery';
 import * as dashboard from './migrations/0008-dashboard';
 import * as storageQuota from './migrations/0009-storage-quota';
+import * as createInFewerRoundTrips from './migrations/0010-create-in-fewer-round-trips';
 
 /** Migrations are compiled into the program, so a deployment can never miss a file. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007-crash-recovery': crashRecovery,
   '0008-dashboard': dashboard,
   '0009-storage-quota': storageQuota,
+  '0010-create-in-fewer-round-trips': createInFewerRoundTrips,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,45 +1,43 @@
-import { sql } from 'kysely';
-import type { Db } from '../db/connect';
-import { ownerAlive } from '../db/instance-liveness';
-import { ApiError } from '../errors';
+import { sql, type RawBuilder } from 'kysely';
+import { PREPARED, type Db } from '../db/connect';
+import { LOCK_NAMESPACE, ownerAlive } from '../db/instance-liveness';
 import { newId } from '../ids';
-import { unfinishedSwapCount } from '../tasks/swaps';
+
+export interface SlotRequest {
+  apiKeyId: string;
+  userId: string;
+  /** Slots a key may hold at once (spec 4.3 rule 1). */
+  cap: number;
+  /** Credits the user must hold for the create to be worth starting. */
+  minCredits: number;
+  ownerInstance: number;
+}
+
+export type SlotOutcome = { reservation: string } | { refused: 'concurrent' | 'credits' };
 
 /**
- * Takes one of the key's concurrent-create slots (spec 4.3 rule 1), before any side effect.
- * A slot is held by every create in flight and every swap not yet terminal; the check and the
- * reservation happen under one per-key lock, so N simultaneous creates can never pass a cap
- * smaller than N. A create's slot is held only while its process lives: one that crashed
- * mid-create frees it at once.
+ * Takes one of the key's concurrent-create slots (spec 4.3 rule 1), before any side effect,
+ * unless the key is at its cap or the user's balance is below `minCredits`. A slot is held by
+ * every create in flight and every swap not yet terminal; the check and the reservation happen
+ * under one per-key lock, so N simultaneous creates can never pass a cap smaller than N. A
+ * create's slot is held only while its process lives: one that crashed mid-create frees it at
+ * once. One round trip, prepared: doppel_reserve_create (migration 0010).
  */
-export async function reserveCreateSlot(db: Db, apiKeyId: string, cap: number, ownerInstance: number): Promise<string> {
-  return db.transaction().execute(async (trx) => {
-    // A reservation outlives no crash of the database that matters (the create in flight fails
-    // with it), so its commit need not wait for the disk.
-    await sql`select set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(hashtext(${`create-slots:${apiKeyId}`}))`.execute(trx);
-    const { held } = await sql<{ held: number }>`
-      select
-        ${unfinishedSwapCount(apiKeyId)}
-        + (select count(*) from create_reservations r where api_key_id = ${apiKeyId} and ${ownerAlive(sql.ref('r.owner_instance'))})
-        as held`
-      .execute(trx)
-      .then((r) => ({ held: Number(r.rows[0]!.held) }));
-    if (held >= cap) {
-      throw new ApiError(
-        'rate_limited_concurrent',
-        `This API key already has ${cap} swaps in flight; wait for one to finish.`,
-        { headers: { 'retry-after': '5' } },
-      );
-    }
-    const id = newId('res');
-    await trx.insertInto('create_reservations').values({ id, api_key_id: apiKeyId, owner_instance: ownerInstance }).execute();
-    return id;
-  });
+export async function reserveCreateSlot(db: Db, request: SlotRequest): Promise<SlotOutcome> {
+  const id = newId('res');
+  const { rows } = await sql<{ outcome: 'reserved' | 'concurrent' | 'credits' }>`${PREPARED}
+    select doppel_reserve_create(${id}, ${request.apiKeyId}, ${request.userId}, ${request.cap}, ${request.minCredits},
+      ${request.ownerInstance}, ${LOCK_NAMESPACE}) as outcome`.execute(db);
+  const { outcome } = rows[0]!;
+  return outcome === 'reserved' ? { reservation: id } : { refused: outcome };
 }
 
-export async function releaseCreateSlot(db: Pick<Db, 'deleteFrom'>, reservationId: string): Promise<void> {
-  await db.deleteFrom('create_reservations').where('id', '=', reservationId).execute();
+export async function releaseCreateSlot(db: Db, reservationId: string): Promise<void> {
+  await releaseSlotStep(reservationId).execute(db);
 }
+
+/** The release as a statement of its own or a step of a larger one (the create's last write). */
+export const releaseSlotStep = (reservationId: string): RawBuilder<unknown> => sql`delete from create_reservations where id = ${reservationId}`;
 
 /** Reservations whose process is gone (the count above ignores them already); run by maintenance. */
 export async function deleteOrphanedReservations(db: Db): Promise<void> {

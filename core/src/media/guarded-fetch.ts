@@ -1,6 +1,6 @@
 import { httpsUrlProblem } from '@doppel/contract';
 import type { IncomingHttpHeaders } from 'node:http';
-import { request, type RequestOptions } from 'node:https';
+import { Agent, request, type RequestOptions } from 'node:https';
 import { createSecureContext, type ConnectionOptions, type SecureContext, type TLSSocket } from 'node:tls';
 import { GuardedFetchError } from './fetch-failure';
 import type { FetchGuard } from './fetch-guard';
@@ -23,22 +23,32 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const USER_AGENT = 'Doppel-Fetcher/1';
 /** TLS sessions remembered per guard; beyond this the oldest is dropped. */
 const MAX_TLS_SESSIONS = 1_000;
+/** An idle kept-alive connection is closed after this (servers commonly close theirs after 5 s). */
+const IDLE_CONNECTION_MS = 4_000;
 
 /**
  * What each guard's connections share: one TLS context (its trusted roots, built once rather than
- * per connection) and the TLS sessions by host name, vetted address and port, so a repeat fetch
- * from the same server resumes its session instead of a full handshake.
+ * per connection), the TLS sessions by host name, vetted address and port, so a new connection to
+ * the same server resumes its session instead of a full handshake, and idle connections kept for
+ * the next GET. The agent pools connections by the address connected to, the port and the name
+ * sent in SNI (node's https.Agent names them so), which are what a fetch vets and verifies: a
+ * kept connection is only ever reused for the same vetted address and certificate name.
  */
 interface TlsState {
   readonly context: SecureContext;
   readonly sessions: Map<string, Buffer>;
+  readonly agent: Agent;
 }
 const tlsStates = new WeakMap<FetchGuard, TlsState>();
 
 function tlsStateOf(guard: FetchGuard): TlsState {
   let state = tlsStates.get(guard);
   if (!state) {
-    state = { context: createSecureContext(guard.ca ? { ca: guard.ca } : {}), sessions: new Map() };
+    state = {
+      context: createSecureContext(guard.ca ? { ca: guard.ca } : {}),
+      sessions: new Map(),
+      agent: new Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: 'lifo' }),
+    };
     tlsStates.set(guard, state);
   }
   return state;
@@ -171,7 +181,11 @@ async function exchangeWithAny(
   for (const address of target.addresses) {
     deadline.throwIfAborted();
     try {
-      return await exchange(target, address, hop, options, deadline);
+      return await exchange(target, address, hop, options, deadline, { reuse: true }).catch((error: unknown) => {
+        if (!(error instanceof StaleConnection)) throw error;
+        // The server closed the kept connection as the request went out: once more, on a new one.
+        return exchange(target, address, hop, options, deadline, { reuse: false });
+      });
     } catch (error) {
       if (!(error instanceof ConnectFailure)) throw error;
       lastFailure = error.cause;
@@ -181,6 +195,8 @@ async function exchangeWithAny(
 }
 
 class ConnectFailure extends Error {}
+/** A kept-alive connection failed before any answer to a GET: the request may be sent again. */
+class StaleConnection extends Error {}
 
 function exchange(
   target: VettedTarget,
@@ -188,6 +204,7 @@ function exchange(
   hop: Hop,
   options: GuardedRequestOptions,
   deadline: AbortSignal,
+  connection: { reuse: boolean },
 ): Promise<RawResponse> {
   const { url, servername } = target;
   const following = options.followRedirects !== false;
@@ -199,11 +216,18 @@ function exchange(
   };
   if (hop.body !== undefined) headers['content-length'] = Buffer.byteLength(hop.body);
 
-  const { context, sessions } = tlsStateOf(options.guard);
+  const { context, sessions, agent } = tlsStateOf(options.guard);
   const sessionKey = `${servername ?? ''} ${address} ${url.port || 443}`;
+  // Only a GET is sent again on a new connection when a kept one turns out closed; anything
+  // else (a webhook's POST) gets a connection of its own.
+  const pooled = connection.reuse && hop.method === 'GET';
   return new Promise((resolve, reject) => {
     let handshakeDone = false;
-    const fail = (error: unknown) => reject(handshakeDone ? error : new ConnectFailure('connect failed', { cause: error }));
+    let answered = false;
+    const fail = (error: unknown) => {
+      if (req.reusedSocket && !answered) reject(new StaleConnection('kept connection closed', { cause: error }));
+      else reject(handshakeDone ? error : new ConnectFailure('connect failed', { cause: error }));
+    };
     // https passes the TLS options through to tls.connect, whose types name secureContext.
     const requestOptions: RequestOptions & Pick<ConnectionOptions, 'secureContext'> = {
       host: address,
@@ -211,8 +235,7 @@ function exchange(
       path: `${url.pathname}${url.search}`,
       method: hop.method,
       headers,
-      // One connection per request: a pooled socket could belong to another host's vetted address.
-      agent: false,
+      agent: pooled ? agent : false,
       signal: deadline,
       ...(servername ? { servername } : {}),
       secureContext: context,
@@ -225,6 +248,11 @@ function exchange(
       connectTimeoutMs,
     );
     req.on('socket', (socket: TLSSocket) => {
+      if (req.reusedSocket) {
+        handshakeDone = true;
+        clearTimeout(connectTimer);
+        return;
+      }
       socket.once('secureConnect', () => {
         handshakeDone = true;
         clearTimeout(connectTimer);
@@ -238,6 +266,7 @@ function exchange(
     req.on('close', () => clearTimeout(connectTimer));
     req.on('error', fail);
     req.on('response', (res) => {
+      answered = true;
       const status = res.statusCode ?? 0;
       if (following && REDIRECT_STATUSES.has(status) && res.headers.location) {
         // The body of a redirect is never needed; do not spend bandwidth on it.

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/connect';
+import { PREPARED, type Db } from '../db/connect';
 
 export const WINDOW_SECONDS = 60;
 
@@ -34,10 +34,10 @@ interface Spent {
  * Admits and counts one request of a key, or refuses it without counting it: at most
  * `perMinute` in any sliding WINDOW_SECONDS and `perDay` per UTC day, shared by every server
  * process through one row per key in PostgreSQL, spent by one function call
- * (doppel_spend_request, migration 0006) in one round trip.
+ * (doppel_spend_request, migration 0006) in one round trip, prepared on each connection.
  */
 export async function spendRequest(db: Db, apiKeyId: string, limits: BudgetLimits): Promise<BudgetState> {
-  const { rows } = await sql<Spent>`
+  const { rows } = await sql<Spent>`${PREPARED}
     select
       s.exceeded,
       s.used_minute,
@@ -92,4 +92,26 @@ export async function budgetUsage(db: Db, apiKeyIds: string[]): Promise<Map<stri
   `.execute(db);
   for (const row of rows) usage.set(row.api_key_id, { minute: row.minute, today: row.today });
   return usage;
+}
+
+/**
+ * Deletes the rows of keys whose budget holds nothing any more: no admission in the sliding
+ * window, and no count for today or a key that can never spend again (revoked or deleted). Such
+ * a key answers exactly as with its row (a missing row is an empty budget). A key that spends
+ * while this runs keeps its row: the row is locked by doppel_spend_request, and re-checked here
+ * once free. Run by the maintenance schedule; returns the keys forgotten.
+ */
+export async function pruneIdleBudgets(db: Db): Promise<number> {
+  const { rows } = await sql<{ forgotten: number }>`
+    with gone as (
+      delete from rate_limit_budgets b
+      where (b.last_at is null or b.last_at <= clock_timestamp() - make_interval(secs => ${WINDOW_SECONDS}))
+        and (b.day is distinct from (clock_timestamp() at time zone 'utc')::date
+          or not exists (select 1 from api_keys k where k.id = b.api_key_id and k.revoked_at is null))
+      returning b.api_key_id
+    ),
+    admissions as (delete from rate_limit_admissions a using gone where a.api_key_id = gone.api_key_id)
+    select count(*)::int as forgotten from gone
+  `.execute(db);
+  return rows[0]!.forgotten;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import type { Db } from '../db/connect';
+import { PREPARED, type Db } from '../db/connect';
 import type { ContentScansTable, Database } from '../db/schema';
 import type { MediaKind } from '../media/sniff';
 
@@ -18,9 +18,9 @@ export type ScanStatus = ContentScansTable['status'];
 export const scanId = (userId: string, bytes: Buffer) =>
   createHash('sha256').update(`${userId}:${createHash('sha256').update(bytes).digest('hex')}`).digest('hex');
 
-/** The statuses of these hashes' scans, for those that have one (one query for a create's inputs). */
+/** The statuses of these hashes' scans, for those that have one (one prepared query for a create's inputs). */
 export async function scanStatuses(db: Db, hashes: string[]): Promise<Map<string, ScanStatus>> {
-  const rows = await db.selectFrom('content_scans').select(['sha256', 'status']).where('sha256', 'in', hashes).execute();
+  const rows = await db.selectFrom('content_scans').modifyFront(PREPARED).select(['sha256', 'status']).where('sha256', 'in', hashes).execute();
   return new Map(rows.map((row) => [row.sha256, row.status]));
 }
 

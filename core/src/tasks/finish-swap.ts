@@ -5,6 +5,7 @@ import type { Db } from '../db/connect';
 import type { Database, SwapRow } from '../db/schema';
 import { recordStoredFiles } from '../storage/stored-files';
 import { enqueueWebhookEvent } from '../webhooks/events';
+import type { PublicSwapRow } from './public-swap';
 import { findSwap, markSwapCanceled, markSwapDone, markSwapFailed, markSwapRefunded } from './swaps';
 
 /**
@@ -44,7 +45,7 @@ export async function failSwap(db: Db, boss: PgBoss, swapId: string, error: stri
  * Spec 3.1: a queued or preparing swap is canceled and refunded (it never ran); any other is
  * returned unchanged, as is the answer for a processing or ended one.
  */
-export async function cancelSwap(db: Db, apiKeyId: string, id: string): Promise<SwapRow | undefined> {
+export async function cancelSwap(db: Db, apiKeyId: string, id: string): Promise<PublicSwapRow | undefined> {
   const canceled = await db.transaction().execute(async (trx) => {
     const row = await markSwapCanceled(trx, apiKeyId, id);
     if (row) await refundSwap(trx, row.id);

@@ -1,22 +1,49 @@
 import { cancelableSwapStatuses, type SwapStatus, type SwapType } from '@doppel/contract';
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../db/connect';
+import { PREPARED, type Db } from '../db/connect';
 import type { NewSwap, SwapRow } from '../db/schema';
 import type { SwapInputs } from '../db/stored-inputs';
 import { BOSS_SCHEMA, queues } from '../queue/boss';
+import { PUBLIC_SWAP_COLUMNS, type PublicSwapRow } from './public-swap';
 import { encodeSwapCursor, type SwapCursor } from './swap-cursor';
 
 // The one module that reads and writes the `swaps` table (docs/architecture.md, "Tables and their
 // owners"). What a swap's ending does beyond its row (refund, webhook event) is in finish-swap.ts.
 
-/** A new swap row: the create's (in its transaction), and tests' rows through the same call. */
-export async function insertSwap(db: Db, swap: NewSwap): Promise<SwapRow> {
-  return db.insertInto('swaps').values(swap).returningAll().executeTakeFirstOrThrow();
+/** The insert of one swap as SQL, returning the given columns. */
+function insertSwapSql(swap: NewSwap, returning: RawBuilder<unknown>): RawBuilder<unknown> {
+  const columns = (Object.keys(swap) as (keyof NewSwap)[]).filter((column) => swap[column] !== undefined);
+  return sql`insert into swaps (${sql.join(columns.map((column) => sql.ref(column)))})
+    values (${sql.join(columns.map((column) => swap[column]))})
+    returning ${returning}`;
 }
 
-/** The swap with this id if the key created it; another key's swap is as absent as a missing one. */
-export function findSwap(db: Db, apiKeyId: string, id: string): Promise<SwapRow | undefined> {
-  return db.selectFrom('swaps').selectAll().where('id', '=', id).where('api_key_id', '=', apiKeyId).executeTakeFirst();
+/**
+ * A new swap row as a step of a larger statement (the create writes its charge, the swap and the
+ * release of its slot in one round trip), returning the columns it is shown with.
+ */
+export function insertSwapStep(swap: NewSwap): RawBuilder<unknown> {
+  return insertSwapSql(swap, sql.join(PUBLIC_SWAP_COLUMNS.map((column) => sql.ref(column))));
+}
+
+/** A new swap row on its own, by the same SQL as the create's step (tests make their rows with it). */
+export async function insertSwap(db: Db, swap: NewSwap): Promise<SwapRow> {
+  const { rows } = await sql<SwapRow>`${insertSwapSql(swap, sql`*`)}`.execute(db);
+  return rows[0]!;
+}
+
+/**
+ * The swap with this id if the key created it, as far as it is shown; another key's swap is as
+ * absent as a missing one. Prepared: GET /swaps/{id} runs nothing else.
+ */
+export function findSwap(db: Db, apiKeyId: string, id: string): Promise<PublicSwapRow | undefined> {
+  return db
+    .selectFrom('swaps')
+    .modifyFront(PREPARED)
+    .select(PUBLIC_SWAP_COLUMNS)
+    .where('id', '=', id)
+    .where('api_key_id', '=', apiKeyId)
+    .executeTakeFirst();
 }
 
 /** The swap as it is now, whoever owns it (jobs and the operator act for no API key). */
@@ -139,11 +166,6 @@ export async function writeSwapProgress(db: Db, id: string, progress: number): P
 /** A swap's status, stored inputs and user (the retirement of inputs reads them). */
 export function readSwapInputs(db: Db, id: string): Promise<Pick<SwapRow, 'status' | 'inputs' | 'user_id'> | undefined> {
   return db.selectFrom('swaps').select(['status', 'inputs', 'user_id']).where('id', '=', id).executeTakeFirst();
-}
-
-/** SQL for the number of swaps of this key not yet ended, for a statement of the caller's. */
-export function unfinishedSwapCount(apiKeyId: string): RawBuilder<number> {
-  return sql<number>`(select count(*) from swaps where api_key_id = ${apiKeyId} and status in ('queued', 'preparing', 'processing'))`;
 }
 
 /** Job states in which pg-boss will still run a job. */

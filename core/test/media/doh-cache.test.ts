@@ -16,6 +16,8 @@ beforeAll(async () => {
       'long.test': { addresses: ['1.1.1.1'], ttl: 86_400 },
       'uncached.test': { addresses: ['8.8.8.8'], ttl: 0 },
       'gone.test': { rcode: 'NXDOMAIN' },
+      'burst.test': { addresses: ['93.184.215.15'], ttl: 60 },
+      'abandoned.test': { addresses: ['9.9.9.9'], ttl: 60 },
     },
   });
   resolver = cachingResolver(createDohResolver({ resolvers: [doh.url], ca }), { maxTtlSeconds: 300, now: () => clock });
@@ -43,6 +45,22 @@ describe('DoH answer cache', () => {
     clock += 1_000;
     await resolver.resolve('long.test');
     expect(askedFor('long.test')).toBe(4);
+  });
+
+  it('asks once for a name that many lookups want at the same time', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => resolver.resolve('burst.test')));
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    expect(askedFor('burst.test')).toBe(2); // A and AAAA, once
+  });
+
+  it('stops waiting for a shared lookup when the caller aborts, and the others still get the answer', async () => {
+    const caller = new AbortController();
+    const abandoned = resolver.resolve('abandoned.test', { signal: caller.signal });
+    const kept = resolver.resolve('abandoned.test');
+    caller.abort(new Error('client went away'));
+    await expect(abandoned).rejects.toThrow('client went away');
+    expect((await kept).map((a) => a.address)).toEqual(['9.9.9.9']);
+    expect(askedFor('abandoned.test')).toBe(2);
   });
 
   it('does not keep an answer with a TTL of 0, nor a failure', async () => {

@@ -11,6 +11,7 @@ import {
   stallAfterHeaders,
   startMediaServer,
   streamBytes,
+  type MediaRoute,
   type MediaServer,
 } from '../support/media-server';
 import { createTestCa } from '../support/test-ca';
@@ -27,6 +28,35 @@ const dns = new Map<string, DohAnswer | ((type: 'A' | 'AAAA') => DohAnswer)>();
 
 const here = (path: string) => media.url('media.test', path);
 
+/** Serves IMAGE once `release` is called; `arrived` settles when the request is in. */
+function heldUntilReleased() {
+  let arrive!: () => void;
+  let release!: () => void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const route: MediaRoute = (req, res, body) => {
+    arrive();
+    void released.then(() => sendBytes(IMAGE)(req, res, body));
+  };
+  return { route, arrived, release };
+}
+const held = heldUntilReleased();
+
+/** Serves IMAGE, but the first time a request arrives on a kept-alive connection, closes it instead. */
+function closeKeptConnectionOnce(): MediaRoute {
+  const served = new WeakSet<object>();
+  let closed = false;
+  return (req, res, body) => {
+    if (served.has(req.socket) && !closed) {
+      closed = true;
+      req.socket.destroy();
+      return;
+    }
+    served.add(req.socket);
+    sendBytes(IMAGE)(req, res, body);
+  };
+}
+
 beforeAll(async () => {
   ca = (await createTestCa()).certPem;
   doh = await startDohServer({
@@ -38,6 +68,8 @@ beforeAll(async () => {
   media = await startMediaServer({
     routes: {
       '/image': sendBytes(IMAGE, { 'content-type': 'text/html' }),
+      '/closes-kept': closeKeptConnectionOnce(),
+      '/held': held.route,
       '/missing': answerStatus(404),
       '/relative': redirectTo('/image', 301),
       '/r1': redirectTo('/image'),
@@ -182,14 +214,34 @@ describe('guarded fetch', () => {
     expect(media.connections.at(-1)?.servername).toBe(false);
   });
 
-  it('resumes the TLS session of a server it fetched from before, and only of that one', async () => {
+  it('keeps the connection for the next GET from the same server, and resumes its TLS session on a new one', async () => {
     const same = guard();
+    const before = media.connections.length;
     await guardedFetch(here('/image'), { guard: same, maxBytes: MIB });
-    await guardedFetch(here('/image'), { guard: same, maxBytes: MIB });
-    expect(media.connections.at(-1)).toEqual({ localAddress: '127.0.0.1', servername: 'media.test', resumed: true });
-    // Another name on the same address gets a full handshake, with its own certificate check.
+    // This one takes the kept connection and holds it; the next needs one more, which resumes the session.
+    const holding = guardedFetch(here('/held'), { guard: same, maxBytes: MIB });
+    await held.arrived;
+    expect((await guardedFetch(here('/image'), { guard: same, maxBytes: MIB })).body.equals(IMAGE)).toBe(true);
+    held.release();
+    expect((await holding).body.equals(IMAGE)).toBe(true);
+    expect(media.connections.slice(before)).toEqual([
+      { localAddress: '127.0.0.1', servername: 'media.test', resumed: false },
+      { localAddress: '127.0.0.1', servername: 'media.test', resumed: true },
+    ]);
+    // Another name on the same address gets a connection of its own and a full handshake, with
+    // its own certificate check.
     await guardedFetch(media.url('cdn.media.test', '/image'), { guard: same, maxBytes: MIB });
     expect(media.connections.at(-1)).toEqual({ localAddress: '127.0.0.1', servername: 'cdn.media.test', resumed: false });
+    expect(media.connections.length).toBe(before + 3);
+  });
+
+  it('sends a GET again on a new connection when the server closed the kept one as the request went out', async () => {
+    const same = guard();
+    const before = media.connections.length;
+    await guardedFetch(here('/closes-kept'), { guard: same, maxBytes: MIB });
+    const response = await guardedFetch(here('/closes-kept'), { guard: same, maxBytes: MIB });
+    expect(response.body.equals(IMAGE)).toBe(true);
+    expect(media.connections.slice(before).map((c) => c.resumed)).toEqual([false, true]);
   });
 
   it('refuses loopback when nothing is allow-listed, without connecting', async () => {

@@ -4,6 +4,7 @@ import { detectFollowing } from './detect-following';
 import { interpolateFace, movedSmoothly, nearestFace } from './face-motion';
 import type { IdentityGallery } from './identity-gallery';
 import { PeopleLocator, type Sighting } from './locate-people';
+import { trackFace } from './track-face';
 
 export interface FollowOptions {
   /** Faces are detected on every this-many-th frame (1: every frame); see `followFaces`. */
@@ -27,44 +28,56 @@ export interface FollowedFrame {
  * per person, the face interpolated between the two keyframes when the person is on both and
  * moved little; otherwise (the person came, went or moved fast) faces are detected on every frame
  * between and followed frame to frame by position, forwards from the earlier keyframe and
- * backwards from the later one. Frames are held until the next keyframe is known, so at most
- * `keyframeInterval` frames are in memory at once.
+ * backwards from the later one; where the detector misses a followed face (half out of the frame
+ * at the end of a pan), its pixels are tracked from the frame before (`trackFace`). Frames are
+ * held until the next keyframe is known, so at most `keyframeInterval` frames are in memory at
+ * once.
  */
 export async function* followFaces(frames: AsyncIterable<RgbImage>, gallery: IdentityGallery, options: FollowOptions): AsyncGenerator<FollowedFrame> {
   const locator = new PeopleLocator(gallery, options.verifyEvery);
   let last: Sighting | null = null;
+  let lastImage: RgbImage | null = null;
   let pending: RgbImage[] = [];
   for await (const image of frames) {
-    if (!last) {
+    if (!last || !lastImage) {
       last = await locator.locate(image, null);
+      lastImage = image;
       yield { image, faces: last.people };
       continue;
     }
     pending.push(image);
     if (pending.length < options.keyframeInterval) continue;
-    last = yield* settle(locator, last, pending);
+    last = yield* settle(locator, { ...last, image: lastImage }, pending);
+    lastImage = image;
     pending = [];
   }
-  if (last && pending.length > 0) yield* settle(locator, last, pending);
+  if (last && lastImage && pending.length > 0) yield* settle(locator, { ...last, image: lastImage }, pending);
 }
 
+/** A keyframe's sighting with the frame itself. */
+type SeenOn = Sighting & { image: RgbImage };
+
 /** Locates people on the last of `frames` (a keyframe), then on the frames before it. */
-async function* settle(locator: PeopleLocator, last: Sighting, frames: RgbImage[]): AsyncGenerator<FollowedFrame, Sighting> {
+async function* settle(locator: PeopleLocator, last: SeenOn, frames: RgbImage[]): AsyncGenerator<FollowedFrame, Sighting> {
   const keyframe = frames.at(-1)!;
   const between = frames.slice(0, -1);
   const located = await locator.locate(keyframe, last);
-  const faces = await facesBetween(last, located, between);
+  const faces = await facesBetween(last, { ...located, image: keyframe }, between);
   // A person followed up to the frame before a keyframe but missed on the keyframe itself (the
-  // detector misses a face now and then) keeps that last face for the keyframe, and is followed on
-  // from there: one missed detection no longer switches the swap off for a whole stretch.
-  const people = located.people.map((face, person) => face ?? faces.at(-1)?.[person] ?? null);
+  // detector misses a face now and then) is tracked onto the keyframe from there, and followed on:
+  // one missed detection no longer switches the swap off for a whole stretch.
+  const before = between.at(-1) ?? last.image;
+  const people = located.people.map((face, person) => {
+    const previous = faces.at(-1)?.[person] ?? (between.length === 0 ? last.people[person] : null) ?? null;
+    return face ?? (previous && trackFace(before, keyframe, previous));
+  });
   const next = { ...located, people };
   for (const [i, image] of between.entries()) yield { image, faces: faces[i]! };
   yield { image: keyframe, faces: next.people };
   return next;
 }
 
-async function facesBetween(from: Sighting, to: Sighting, frames: RgbImage[]): Promise<(Face | null)[][]> {
+async function facesBetween(from: SeenOn, to: SeenOn, frames: RgbImage[]): Promise<(Face | null)[][]> {
   const faces = frames.map(() => from.people.map((): Face | null => null));
   const tracked: number[] = [];
   from.people.forEach((a, person) => {
@@ -80,18 +93,21 @@ async function facesBetween(from: Sighting, to: Sighting, frames: RgbImage[]): P
   // Faces cut by the edge are looked for where a followed person was last seen near it.
   for (const frame of frames) detected.push(await detectFollowing(frame, [...from.people, ...to.people], false));
   const taken = detected.map(() => new Set<Face>());
-  const follow = (person: number, start: Face | null, order: number[]) => {
+  const follow = (person: number, start: Face | null, startImage: RgbImage, order: number[]) => {
     let previous = start;
+    let previousImage = startImage;
     for (const i of order) {
       if (!previous || faces[i]![person]) return;
-      previous = nearestFace(previous, detected[i]!, taken[i]);
-      if (previous) taken[i]!.add(previous);
+      const found = nearestFace(previous, detected[i]!, taken[i]);
+      if (found) taken[i]!.add(found);
+      previous = found ?? trackFace(previousImage, frames[i]!, previous);
+      previousImage = frames[i]!;
       faces[i]![person] = previous;
     }
   };
   const forwards = frames.map((_, i) => i);
-  for (const person of tracked) follow(person, from.people[person] ?? null, forwards);
-  for (const person of tracked) follow(person, to.people[person] ?? null, [...forwards].reverse());
+  for (const person of tracked) follow(person, from.people[person] ?? null, from.image, forwards);
+  for (const person of tracked) follow(person, to.people[person] ?? null, to.image, [...forwards].reverse());
   for (const person of tracked) fillGaps(faces, person, from.people[person] ?? null, to.people[person] ?? null);
   return faces;
 }

@@ -10,6 +10,9 @@ import { insertFaceDetectTask } from '@doppel/core/tasks/face-detect-tasks';
 import { insertSwap } from '@doppel/core/tasks/swaps';
 import { faceDetectRow, swapRow } from '@doppel/server/testing/task-rows';
 import { startTestApp, type TestApp } from '@doppel/server/testing/app';
+import { revokeApiKey } from '@doppel/core/accounts/api-keys';
+import { countFailure } from '@doppel/core/auth/auth-throttle';
+import { budgetUsage, spendRequest } from '@doppel/core/rate-limit/request-budget';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -80,6 +83,46 @@ describe('maintenance', () => {
 
     const left = await t.db.selectFrom('idempotency_keys').select('key').where('api_key_id', '=', account.apiKeyId).execute();
     expect(left).toEqual([{ key: 'new' }]);
+  });
+
+  it('forgets the rate-limit rows of revoked keys and of keys idle since before today, and keeps every budget that still counts', async () => {
+    const limits = { perMinute: 60, perDay: 10_000 };
+    const [busy, usedToday, idleSinceYesterday, revoked, revokedJustNow] = await Promise.all(Array.from({ length: 5 }, () => t.createAccount()));
+    const keys = [busy, usedToday, idleSinceYesterday, revoked, revokedJustNow].map((a) => a!.apiKeyId);
+    for (const key of keys) for (let i = 0; i < 3; i++) await spendRequest(t.db, key, limits);
+    // Their admissions left the window two minutes ago; one key's were yesterday as well.
+    const age = (apiKeyId: string, days: number) =>
+      Promise.all([
+        sql`update rate_limit_budgets set last_at = now() - interval '2 minutes', day = day - ${days}::int where api_key_id = ${apiKeyId}`.execute(t.db),
+        sql`update rate_limit_admissions set at = now() - interval '2 minutes' where api_key_id = ${apiKeyId}`.execute(t.db),
+      ]);
+    await age(usedToday!.apiKeyId, 0);
+    await age(idleSinceYesterday!.apiKeyId, 1);
+    await age(revoked!.apiKeyId, 0);
+    await revokeApiKey(t.db, revoked!.apiKeyId);
+    await revokeApiKey(t.db, revokedJustNow!.apiKeyId);
+    // A failed authentication of an earlier minute, and one of this minute.
+    await sql`insert into auth_failures (client, window_start, count) values ('192.0.2.7', date_trunc('minute', now()) - interval '5 minutes', 3)`.execute(t.db);
+    await countFailure(t.db, '192.0.2.8');
+
+    await runMaintenance({ db: t.db, storage: t.services.storage, config: t.config, boss: t.services.boss });
+
+    const rowsOf = async (table: 'rate_limit_budgets' | 'rate_limit_admissions') =>
+      new Set((await t.db.selectFrom(table).select('api_key_id').where('api_key_id', 'in', keys).execute()).map((r) => r.api_key_id));
+    const kept = [busy!.apiKeyId, usedToday!.apiKeyId, revokedJustNow!.apiKeyId];
+    expect(await rowsOf('rate_limit_budgets')).toEqual(new Set(kept));
+    expect(await rowsOf('rate_limit_admissions')).toEqual(new Set(kept));
+    // Every live key's budget reads as before: today's count kept, yesterday's gone with its row.
+    expect(await budgetUsage(t.db, [busy!.apiKeyId, usedToday!.apiKeyId, idleSinceYesterday!.apiKeyId])).toEqual(
+      new Map([
+        [busy!.apiKeyId, { minute: 3, today: 3 }],
+        [usedToday!.apiKeyId, { minute: 0, today: 3 }],
+        [idleSinceYesterday!.apiKeyId, { minute: 0, today: 0 }],
+      ]),
+    );
+    expect((await spendRequest(t.db, idleSinceYesterday!.apiKeyId, limits)).remaining).toBe(limits.perMinute - 1);
+    const failures = await t.db.selectFrom('auth_failures').select('client').where('client', 'in', ['192.0.2.7', '192.0.2.8']).execute();
+    expect(failures).toEqual([{ client: '192.0.2.8' }]);
   });
 
   it('fails and refunds swaps that no job will ever finish, and leaves those a job still holds', async () => {

@@ -1,9 +1,8 @@
 import type { CreateSwapBody, PublicSwap } from '@doppel/contract';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Caller } from '../auth/authenticate';
-import { chargeCredits } from '@doppel/core/accounts/credits';
+import { chargeSteps } from '@doppel/core/accounts/credits';
 import { cheapestPrice, priceSwap } from '@doppel/core/billing/pricing';
-import { getBalances } from '@doppel/core/accounts/credits';
 import type { Config } from '@doppel/core/config';
 import type { InstanceLiveness } from '@doppel/core/db/instance-liveness';
 import type { Database } from '@doppel/core/db/schema';
@@ -17,12 +16,13 @@ import { queues, sendJob } from '@doppel/core/queue/boss';
 import { swapJobGroup } from '@doppel/core/queue/render-groups';
 import { inputKey } from '@doppel/core/storage/keys';
 import { recordStoredFiles } from '@doppel/core/storage/stored-files';
-import { toPublicSwap } from '@doppel/core/tasks/public-swap';
-import { insertSwap } from '@doppel/core/tasks/swaps';
-import { releaseCreateSlot, reserveCreateSlot } from '@doppel/core/intake/concurrency';
+import { toPublicSwap, type PublicSwapRow } from '@doppel/core/tasks/public-swap';
+import { insertSwapStep } from '@doppel/core/tasks/swaps';
+import { releaseCreateSlot, releaseSlotStep, reserveCreateSlot } from '@doppel/core/intake/concurrency';
 import type { IntakeBudget } from './intake-budget';
-import { measureMedia } from './measure';
-import { requireCleanContent, type ScanGateDeps } from './scan-gate';
+import type { MediaMeasure } from '@doppel/core/db/stored-inputs';
+import { measureMedia, STILL_KINDS } from './measure';
+import { lookUpScans, requireCleanContent, scannedClean, type ScanGateDeps } from './scan-gate';
 import { requireStorageRoom } from './storage-quota';
 
 export interface CreateSwapDeps extends ScanGateDeps {
@@ -57,10 +57,10 @@ function targetMaxBytes(config: Config, type: CreateSwapBody['type']): number {
 
 /**
  * POST /swaps behind the route: spec 4.3's rules in their order. The concurrent-create slot is
- * taken before anything else, then a balance too small for the cheapest such swap is refused;
- * both inputs are fetched through the guard, sniffed, size-checked, held to the engine's limits
- * and scanned; then, in one transaction, the credits are charged, the swap row written and its
- * job queued, so a failure anywhere leaves neither a charge nor a task behind.
+ * taken before anything else, and a balance too small for the cheapest such swap is refused with
+ * it; both inputs are fetched through the guard, sniffed, size-checked, held to the engine's
+ * limits and scanned; then, in one transaction, the credits are charged, the swap row written and
+ * its job queued, so a failure anywhere leaves neither a charge nor a task behind.
  */
 export async function createSwapTask(
   deps: CreateSwapDeps,
@@ -68,19 +68,32 @@ export async function createSwapTask(
   body: CreateSwapBody,
   options: { signal?: AbortSignal; inTransaction?: (trx: Transaction<Database>, swap: PublicSwap) => Promise<void> } = {},
 ): Promise<PublicSwap> {
-  const reservation = await reserveCreateSlot(deps.db, caller.apiKeyId, deps.config.rateLimit.concurrentCreates, deps.instance.id);
+  const mappedFaces = 'face_swaps' in body && body.face_swaps ? body.face_swaps.length : 1;
+  // Fetching, scanning and measuring cost us far more than they cost the caller: a balance
+  // that cannot pay for the cheapest swap of this shape is refused before any of it.
+  const cheapest = cheapestPrice(body.type, mappedFaces);
+  const slot = await reserveCreateSlot(deps.db, {
+    apiKeyId: caller.apiKeyId,
+    userId: caller.userId,
+    cap: deps.config.rateLimit.concurrentCreates,
+    minCredits: cheapest,
+    ownerInstance: deps.instance.id,
+  });
+  if ('refused' in slot && slot.refused === 'concurrent') {
+    const cap = deps.config.rateLimit.concurrentCreates;
+    throw new ApiError('rate_limited_concurrent', `This API key already has ${cap} swaps in flight; wait for one to finish.`, {
+      headers: { 'retry-after': '5' },
+    });
+  }
+  if ('refused' in slot) {
+    throw new ApiError('insufficient_credits', `A ${body.type} swap costs at least ${cheapest} credits, more than the balance.`);
+  }
+  const { reservation } = slot;
   const swapId = newId('swp');
   const stored: string[] = [];
   const share = deps.intakeBudget.open();
   try {
-    const mappedFaces = 'face_swaps' in body && body.face_swaps ? body.face_swaps.length : 1;
-    // Fetching, scanning and measuring cost us far more than they cost the caller: a balance
-    // that cannot pay for the cheapest swap of this shape is refused before any of it.
-    const cheapest = cheapestPrice(body.type, mappedFaces);
-    if ((await getBalances(deps.db, caller.userId)).total < cheapest) {
-      throw new ApiError('insufficient_credits', `A ${body.type} swap costs at least ${cheapest} credits, more than the balance.`);
-    }
-    // A full storage quota is refused before fetching too; the exact check is in the transaction.
+    // A full storage quota is refused before fetching; the exact check is in the transaction.
     await requireStorageRoom(deps.db, caller.userId, deps.config.storageQuotaBytes, 1);
     const fetchOptions = { guard: deps.guard, timeoutMs: deps.config.media.fetchTimeoutMs, signal: options.signal, share };
     if (body.webhook_url) await vetPublicUrl({ url: body.webhook_url, field: 'webhook_url', ...fetchOptions });
@@ -109,31 +122,34 @@ export async function createSwapTask(
       ),
     ]);
     const media = [target, ...sourceMedia];
+    const fields = ['target_url', ...distinctSources.map((s) => s.field)];
+    const keys = media.map((m, i) => inputKey(swapId, i === 0 ? 'target' : `source${i}`, m.kind));
+    // The scans' verdicts, looked up once; an unseen input's copy for its scan is made later from
+    // where the input is stored.
+    const scans = await lookUpScans(
+      deps.db,
+      caller.userId,
+      media.map((m, i) => ({ field: fields[i]!, storedAt: keys[i]!, ...m })),
+    );
 
-    // Limits come from headers and counted packets, before anything is stored or scanned.
-    const [measure] = await Promise.all([
-      measureMedia('target_url', target.kind, target.bytes),
-      ...sourceMedia.map((m, i) => measureMedia(distinctSources[i]!.field, m.kind, m.bytes)),
-    ]);
+    // Limits come from headers and counted packets, before anything is stored or scanned. A
+    // still image found clean has passed them already (the scan probes it the same way), and
+    // needs no measure for pricing.
+    const [measure = {}] = await Promise.all(
+      media.map((m, i): MediaMeasure | Promise<MediaMeasure> =>
+        STILL_KINDS.includes(m.kind) && scannedClean(scans, i) ? {} : measureMedia(fields[i]!, m.kind, m.bytes),
+      ),
+    );
 
     // Stored before the scan, so that bytes never scanned are written once: the scan's copy is
-    // made from the stored input by the storage itself.
-    const keys = media.map((m, i) => inputKey(swapId, i === 0 ? 'target' : `source${i}`, m.kind));
-    // Side by side; every write has settled before a failure deletes them.
+    // made from the stored input by the storage itself. Side by side; every write has settled
+    // before a failure deletes them.
     stored.push(...keys);
     const writes = await Promise.allSettled(media.map((m, i) => deps.storage.put(keys[i]!, m.bytes, m.mimeType)));
     const failedWrite = writes.find((w) => w.status === 'rejected');
     if (failedWrite) throw failedWrite.reason;
 
-    await requireCleanContent(
-      deps,
-      caller.userId,
-      [
-        { field: 'target_url', storedAt: keys[0]!, ...target },
-        ...sourceMedia.map((m, i) => ({ field: distinctSources[i]!.field, storedAt: keys[i + 1]!, ...m })),
-      ],
-      options.signal,
-    );
+    await requireCleanContent(deps, scans, options.signal);
 
     const declared = body.type === 'gif' || body.type === 'video' ? body : undefined;
     if (declared && measure.durationSeconds !== undefined) requireTimesWithin(declared, measure.durationSeconds);
@@ -155,24 +171,29 @@ export async function createSwapTask(
     return await deps.db.transaction().execute(async (trx) => {
       await recordStoredFiles(trx, caller.userId, media.map((m, i) => ({ key: keys[i]!, bytes: m.bytes.length })));
       await requireStorageRoom(trx, caller.userId, deps.config.storageQuotaBytes, 0);
-      if (!(await chargeCredits(trx, caller.userId, swapId, cost))) {
-        throw new ApiError('insufficient_credits', `This swap costs ${cost} credits, more than the balance.`);
-      }
-      const row = await insertSwap(trx, {
-        id: swapId,
-        api_key_id: caller.apiKeyId,
-        user_id: caller.userId,
-        type,
-        status: 'queued',
-        credit_cost: cost,
-        updated_at: new Date(),
-        metadata: metadata ? JSON.stringify(metadata) : null,
-        webhook_url: webhook_url ?? null,
-        params: JSON.stringify(params),
-        inputs: JSON.stringify(inputs),
-      });
       await sendJob(deps.boss, trx, queues.swap.name, { swapId }, { group: swapJobGroup(type, caller.userId) });
-      await releaseCreateSlot(trx, reservation);
+      // The charge, the swap row and the slot's release in one statement (one round trip).
+      const charge = chargeSteps(caller.userId, swapId, cost);
+      const { rows } = await sql<PublicSwapRow & { charged: boolean }>`
+        with ${charge.steps},
+        released as (${releaseSlotStep(reservation)}),
+        swap as (${insertSwapStep({
+          id: swapId,
+          api_key_id: caller.apiKeyId,
+          user_id: caller.userId,
+          type,
+          status: 'queued',
+          credit_cost: cost,
+          updated_at: new Date(),
+          metadata: metadata ? JSON.stringify(metadata) : null,
+          webhook_url: webhook_url ?? null,
+          params: JSON.stringify(params),
+          inputs: JSON.stringify(inputs),
+        })})
+        select swap.*, ${charge.covered} as charged from swap`.execute(trx);
+      const { charged, ...row } = rows[0]!;
+      // Rolled back with the transaction: the swap row written alongside is unpaid.
+      if (!charged) throw new ApiError('insufficient_credits', `This swap costs ${cost} credits, more than the balance.`);
       const swap = toPublicSwap(row);
       await options.inTransaction?.(trx, swap);
       return swap;

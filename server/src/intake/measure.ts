@@ -3,7 +3,7 @@ import { ApiError } from '@doppel/core/errors';
 import type { MediaMeasure } from '@doppel/core/db/stored-inputs';
 import type { MediaKind } from '@doppel/core/media/sniff';
 
-const STILL_KINDS: readonly MediaKind[] = ['jpeg', 'png', 'webp'];
+export const STILL_KINDS: readonly MediaKind[] = ['jpeg', 'png', 'webp'];
 
 /**
  * The engine's limits checked from an input's header (and, for video, its counted packets)

@@ -27,19 +27,35 @@ export interface ScanGateDeps {
   config: Pick<Config, 'scan'>;
 }
 
+/** What one look at the recorded scans said about a create's inputs. */
+export interface ScanLookup {
+  /** The scan id (`scanId`: the user and the bytes) of each input, in the order they were given. */
+  readonly hashes: readonly string[];
+  /** The inputs by scan id (the same bytes named twice are scanned once). */
+  readonly inputs: Map<string, ScanInput>;
+  /** The status of every scan already recorded, by scan id. */
+  readonly known: Map<string, string>;
+}
+
+/** One look at every input's scan: a verdict already given needs neither a scan nor a wait. */
+export async function lookUpScans(db: Db, userId: string, inputs: ScanInput[]): Promise<ScanLookup> {
+  const hashes = inputs.map((input) => scanId(userId, input.bytes));
+  const byHash = new Map(hashes.map((sha256, i) => [sha256, inputs[i]!]));
+  return { hashes, inputs: byHash, known: await scanStatuses(db, [...byHash.keys()]) };
+}
+
+/** Whether the input at `index` was already scanned and found clean (and so within the engine's limits). */
+export const scannedClean = (lookup: ScanLookup, index: number): boolean => lookup.known.get(lookup.hashes[index]!) === 'clean';
+
 /**
  * Spec 4.3 rule 3: every input must have a clean verdict before anything is charged. Verdicts
- * are cached per user and bytes (`scanId`); unseen bytes are copied to `scans/` (by the storage,
- * from where the create stored them) and handed to the content-scan queue, and the create waits
- * for the verdict up to a short budget. Still scanning then: api_temporarily_disabled with
- * Retry-After, and the retry finds the cached verdict.
+ * are cached per user and bytes (`scanId`, see lookUpScans); unseen bytes are copied to `scans/`
+ * (by the storage, from where the create stored them) and handed to the content-scan queue, and
+ * the create waits for the verdict up to a short budget. Still scanning then:
+ * api_temporarily_disabled with Retry-After, and the retry finds the cached verdict.
  */
-export async function requireCleanContent(deps: ScanGateDeps, userId: string, inputs: ScanInput[], signal?: AbortSignal): Promise<void> {
-  const pending = new Map<string, ScanInput>();
-  for (const input of inputs) pending.set(scanId(userId, input.bytes), input);
-
-  // One look at every input's scan: a verdict already given needs neither a scan nor a wait.
-  const known = await scanStatuses(deps.db, [...pending.keys()]);
+export async function requireCleanContent(deps: ScanGateDeps, lookup: ScanLookup, signal?: AbortSignal): Promise<void> {
+  const { inputs: pending, known } = lookup;
   for (const [sha256, input] of pending) {
     const status = known.get(sha256);
     if (status === undefined || status === 'failed') await requestScan(deps, sha256, input);

@@ -1,6 +1,7 @@
 import type { Config } from '@doppel/core/config';
 import type { Db } from '@doppel/core/db/connect';
 import type { SwapInputs } from '@doppel/core/db/stored-inputs';
+import { pruneAuthFailures } from '@doppel/core/auth/auth-throttle';
 import { deleteOrphanedReservations } from '@doppel/core/intake/concurrency';
 import { pruneIdempotencyKeys } from '@doppel/core/intake/idempotency';
 import { thumbnailKey } from '@doppel/core/storage/keys';
@@ -9,6 +10,7 @@ import { forgetStoredFiles } from '@doppel/core/storage/stored-files';
 import { deleteFaceDetectTasks, endedFaceDetectionsOlderThan } from '@doppel/core/tasks/face-detect-tasks';
 import { deleteSwaps, endedSwapsOlderThan } from '@doppel/core/tasks/swaps';
 import type { PgBoss } from 'pg-boss';
+import { pruneIdleBudgets } from '@doppel/core/rate-limit/request-budget';
 import { failStuckSwaps } from './stuck-swaps';
 
 /** How often housekeeping runs (cron). */
@@ -30,13 +32,17 @@ const RETENTION_BATCH = 500;
 
 /**
  * Housekeeping: Idempotency-Keys past their retention, create reservations of crashed requests,
- * tasks older than the retention period with their stored files (a task removed here answers
- * not_found like any unknown id), and swaps that no job will ever finish.
+ * rate-limit rows that hold nothing any more (revoked keys, keys idle since before today), past
+ * windows of failed authentications, tasks older than the retention period with their stored
+ * files (a task removed here answers not_found like any unknown id), and swaps that no job will
+ * ever finish.
  */
 export async function runMaintenance(deps: { db: Db; storage: Storage; config: Config; boss: PgBoss }): Promise<void> {
   const { db, storage, config } = deps;
   await pruneIdempotencyKeys(db, config.idempotencyRetentionHours);
   await deleteOrphanedReservations(db);
+  await pruneIdleBudgets(db);
+  await pruneAuthFailures(db);
 
   for (;;) {
     const swaps = await endedSwapsOlderThan(db, config.retentionDays, RETENTION_BATCH);

@@ -1,0 +1,81 @@
+import type { RgbImage } from '../faces/decode-image';
+import type { Face } from '../faces/detect-faces';
+
+/** The face's box is compared at about this many pixels across. */
+const MATCH_SIZE = 32;
+/** How far the face may have moved between two frames, as a share of its size. */
+const SEARCH = 0.3;
+/** Of the box, at least this share must be inside both frames to compare. */
+const MIN_OVERLAP = 0.35;
+/**
+ * Mean absolute difference (levels, grey) above which the best match is not taken for the face:
+ * a cut to another scene. Loose, because the best shift is what counts and a face half out of the
+ * frame, re-encoded and zoomed, measured up to 23 at its true position.
+ */
+const MAX_DIFFERENCE = 30;
+/** Of the face's mesh extent, at least this share of each side must stay inside the frame. */
+const MIN_INSIDE = 0.25;
+
+/**
+ * Where `face`, seen on `from`, is on the next frame `to`, by the shift of its box's pixels that
+ * matches best (block matching on grey, at `MATCH_SIZE` px): for the frames where the detector
+ * misses a face it has been following (half out of the frame at the end of a pan, blurred by
+ * motion). Only the parts inside both frames are compared, so a face leaving the frame still
+ * matches. Null when no shift matches well enough, or the face has left the frame.
+ */
+export function trackFace(from: RgbImage, to: RgbImage, face: Face): Face | null {
+  const { box } = face;
+  const step = Math.max(1, Math.round(Math.max(box.width, box.height) / MATCH_SIZE));
+  const range = Math.ceil((SEARCH * Math.max(box.width, box.height)) / step);
+  const best = { dx: 0, dy: 0, difference: Infinity };
+  const consider = (dx: number, dy: number) => {
+    const difference = meanDifference(from, to, box, dx, dy, step);
+    if (difference !== null && difference < best.difference) Object.assign(best, { dx, dy, difference });
+  };
+  // Coarse shifts a sample apart, then every pixel around the best of them.
+  for (let sy = -range; sy <= range; sy++) for (let sx = -range; sx <= range; sx++) consider(sx * step, sy * step);
+  const coarse = { ...best };
+  for (let dy = 1 - step; dy < step; dy++) for (let dx = 1 - step; dx < step; dx++) consider(coarse.dx + dx, coarse.dy + dy);
+  if (best.difference > MAX_DIFFERENCE) return null;
+  return shifted(face, best.dx, best.dy, to);
+}
+
+const grey = (image: RgbImage, x: number, y: number) => {
+  const p = (y * image.width + x) * 3;
+  return 0.299 * image.rgb[p]! + 0.587 * image.rgb[p + 1]! + 0.114 * image.rgb[p + 2]!;
+};
+
+/** Mean |grey difference| of the box on `from` and the box moved by (dx, dy) on `to`, over the samples inside both; null when too few are. */
+function meanDifference(from: RgbImage, to: RgbImage, box: Face['box'], dx: number, dy: number, step: number): number | null {
+  let sum = 0;
+  let count = 0;
+  let samples = 0;
+  for (let y = box.y; y < box.y + box.height; y += step) {
+    for (let x = box.x; x < box.x + box.width; x += step) {
+      samples++;
+      const [tx, ty] = [x + dx, y + dy];
+      if (tx < 0 || ty < 0 || tx >= to.width || ty >= to.height || x >= from.width || y >= from.height) continue;
+      sum += Math.abs(grey(from, x, y) - grey(to, tx, ty));
+      count++;
+    }
+  }
+  return count >= MIN_OVERLAP * samples && count > 0 ? sum / count : null;
+}
+
+/** The face moved by (dx, dy), its box the mesh's extent clipped to the frame; null when too little of it is left inside. */
+function shifted(face: Face, dx: number, dy: number, frame: RgbImage): Face | null {
+  const mesh = new Float32Array(face.mesh.length);
+  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < mesh.length; i += 2) {
+    mesh[i] = face.mesh[i]! + dx;
+    mesh[i + 1] = face.mesh[i + 1]! + dy;
+    [minX, maxX] = [Math.min(minX, mesh[i]!), Math.max(maxX, mesh[i]!)];
+    [minY, maxY] = [Math.min(minY, mesh[i + 1]!), Math.max(maxY, mesh[i + 1]!)];
+  }
+  const x = Math.max(0, Math.floor(minX));
+  const y = Math.max(0, Math.floor(minY));
+  const right = Math.min(frame.width, Math.ceil(maxX) + 1);
+  const bottom = Math.min(frame.height, Math.ceil(maxY) + 1);
+  if (right - x < MIN_INSIDE * (maxX - minX) || bottom - y < MIN_INSIDE * (maxY - minY)) return null;
+  return { ...face, mesh, box: { x, y, width: right - x, height: bottom - y }, descriptor: null };
+}
