@@ -3,7 +3,7 @@ import { rgbToLab } from './lab-colour';
 import { indicesOf } from './mask-indices';
 import { maskedBlur } from './masked-blur';
 import { channelMad, channelMedian } from './robust-stats';
-import { paintTriangles } from './rasterise-mesh';
+import { rasteriseMesh } from './rasterise-mesh';
 
 /** Skin statistics ignore pixels further than this many spreads from the skin's median (see `transferTone`). */
 const TRIM_SPREADS = 2.5;
@@ -24,9 +24,13 @@ const SOFTEN = 0.015;
  * every triangle that is not a feature. Also returns the plain-skin mask it learnt from.
  */
 export function faceSkinLikeness(rgb: ArrayLike<number>, mesh: Float32Array, topology: MeshTopology, width: number, height: number, tolerance = 1): { likeness: Float32Array; skin: Uint8Array } {
-  const skin = paintTriangles(mesh, topology.triangles, topology.skin, width, height);
-  const judge = paintTriangles(mesh, topology.triangles, topology.features.map((feature) => 1 - feature), width, height);
-  const face = paintTriangles(mesh, topology.triangles, topology.features.map(() => 1), width, height);
+  const [skin, judge, face] = [0, 1, 2].map(() => new Uint8Array(width * height)) as [Uint8Array, Uint8Array, Uint8Array];
+  // One pass over the mesh paints all three masks (this runs on every frame of a video).
+  rasteriseMesh(mesh, topology.triangles, width, height, (triangle, pixel) => {
+    face[pixel] = 1;
+    if (!topology.features[triangle]) judge[pixel] = 1;
+    if (topology.skin[triangle]) skin[pixel] = 1;
+  });
   return { likeness: skinLikeness(rgb, skin, judge, face, width, height, tolerance), skin };
 }
 

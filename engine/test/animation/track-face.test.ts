@@ -12,7 +12,7 @@ async function windowAt(photo: number, left: number, top: number): Promise<RgbIm
   return { rgb: new Uint8Array(data), width: 640, height: 360 };
 }
 
-const meanShift = (from: Face, to: Face) => {
+const meanShift = (from: Face, to: Face): [number, number] => {
   let [dx, dy] = [0, 0];
   for (let i = 0; i < from.mesh.length; i += 2) [dx, dy] = [dx + to.mesh[i]! - from.mesh[i]!, dy + to.mesh[i + 1]! - from.mesh[i + 1]!];
   return [dx / (from.mesh.length / 2), dy / (from.mesh.length / 2)] as const;
