@@ -67,6 +67,14 @@ export class InstanceLiveness {
     });
   }
 
+  /**
+   * Runs at once what `releaseSoon` still has to free, so a retry after an outage does not find
+   * its own earlier attempt's slot or claim still held (no query when nothing is pending).
+   */
+  async settleReleases(): Promise<void> {
+    if (this.retries.size > 0) await this.retryReleases();
+  }
+
   private async retryReleases(): Promise<void> {
     for (const task of this.retries) {
       await task().then(

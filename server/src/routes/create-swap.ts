@@ -34,6 +34,7 @@ export const createSwap = tsRest.route(contract.createSwap, async ({ request, re
   const waitSignal = AbortSignal.any([signal, deps.drain.waitsEnded]);
   const idempotencyKey = headers['idempotency-key'];
 
+  await deps.instance.settleReleases();
   let swap: PublicSwap | undefined;
   let held: ClaimRef | undefined;
   if (idempotencyKey) {
