@@ -1,3 +1,5 @@
+import { allPixels } from './mask-indices';
+
 /**
  * sRGB (0..255) <-> CIE L*a*b* (D65 white), in place on interleaved float triples. Lab separates
  * lightness from colour, so the statistics of each channel can be matched independently.
@@ -41,6 +43,13 @@ function fromLinear(c: number): number {
 
 const f = (t: number) => (t > EPSILON ? Math.cbrt(t) : (KAPPA * t + 16) / 116);
 const fInverse = (t: number) => (t * t * t > EPSILON ? t * t * t : (116 * t - 16) / KAPPA);
+
+/** A copy of an RGB buffer with every pixel converted to Lab. */
+export function toLab(rgb: ArrayLike<number>): Float32Array {
+  const lab = Float32Array.from(rgb);
+  rgbToLab(lab, allPixels(lab.length / 3));
+  return lab;
+}
 
 /** Converts the pixels `indices` of an RGB float buffer to Lab, in place. */
 export function rgbToLab(pixels: Float32Array, indices: Int32Array): void {

@@ -6,3 +6,8 @@ export function indicesOf(mask: Uint8Array): Int32Array {
   for (let p = 0, n = 0; p < mask.length; p++) if (mask[p]) out[n++] = p;
   return out;
 }
+
+/** Every position of a buffer of `count` pixels. */
+export function allPixels(count: number): Int32Array {
+  return Int32Array.from({ length: count }, (_, p) => p);
+}

@@ -2,6 +2,7 @@ import type { RgbImage } from '../faces/decode-image';
 import type { Face } from '../faces/detect-faces';
 import type { MeshTopology } from '../faces/mesh-topology';
 import { meshTurn } from '../faces/mesh-mirror';
+import { toLab } from './lab-colour';
 import { faceSkinLikeness } from './skin-likeness';
 
 /** A face's pixels (its box) with its mesh in the box's coordinates. */
@@ -58,7 +59,7 @@ export function prepareSource(image: RgbImage, face: Face, topology: MeshTopolog
     mirroredMesh[i * 2] = width - 1 - mesh[j * 2]!;
     mirroredMesh[i * 2 + 1] = mesh[j * 2 + 1]!;
   }
-  const likeness = quantise(faceSkinLikeness(rgb, mesh, topology, width, height, SOURCE_TOLERANCE).likeness);
+  const likeness = quantise(faceSkinLikeness(toLab(rgb), mesh, topology, width, height, SOURCE_TOLERANCE).likeness);
   const texture = (pixels: Uint8Array, points: Float32Array, skin: Uint8Array): FaceTexture => ({
     rgb: pixels,
     width,

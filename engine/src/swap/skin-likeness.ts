@@ -1,8 +1,7 @@
 import type { MeshTopology } from '../faces/mesh-topology';
-import { rgbToLab } from './lab-colour';
 import { indicesOf } from './mask-indices';
 import { maskedBlur } from './masked-blur';
-import { channelMad, channelMedian } from './robust-stats';
+import { trimmedColour } from './robust-stats';
 import { rasteriseMesh } from './rasterise-mesh';
 
 /** Skin statistics ignore pixels further than this many spreads from the skin's median (see `transferTone`). */
@@ -23,7 +22,7 @@ const SOFTEN = 0.015;
  * `skinLikeness` of a face in its box, learnt from its mesh's plain-skin triangles and judged on
  * every triangle that is not a feature. Also returns the plain-skin mask it learnt from.
  */
-export function faceSkinLikeness(rgb: ArrayLike<number>, mesh: Float32Array, topology: MeshTopology, width: number, height: number, tolerance = 1): { likeness: Float32Array; skin: Uint8Array } {
+export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology: MeshTopology, width: number, height: number, tolerance = 1): { likeness: Float32Array; skin: Uint8Array } {
   const [skin, judge, face] = [0, 1, 2].map(() => new Uint8Array(width * height)) as [Uint8Array, Uint8Array, Uint8Array];
   // One pass over the mesh paints all three masks (this runs on every frame of a video).
   rasteriseMesh(mesh, topology.triangles, width, height, (triangle, pixel) => {
@@ -31,7 +30,7 @@ export function faceSkinLikeness(rgb: ArrayLike<number>, mesh: Float32Array, top
     if (!topology.features[triangle]) judge[pixel] = 1;
     if (topology.skin[triangle]) skin[pixel] = 1;
   });
-  return { likeness: skinLikeness(rgb, skin, judge, face, width, height, tolerance), skin };
+  return { likeness: skinLikeness(lab, skin, judge, face, width, height, tolerance), skin };
 }
 
 /**
@@ -44,12 +43,9 @@ export function faceSkinLikeness(rgb: ArrayLike<number>, mesh: Float32Array, top
  * shadow, a mole or make-up within the face is part of it. `tolerance` widens (above 1) how far
  * from the skin's colour a pixel may be and still count.
  */
-export function skinLikeness(rgb: ArrayLike<number>, learnFrom: Uint8Array, judge: Uint8Array, face: Uint8Array, width: number, height: number, tolerance = 1): Float32Array {
-  const lab = Float32Array.from(rgb);
+export function skinLikeness(lab: Float32Array, learnFrom: Uint8Array, judge: Uint8Array, face: Uint8Array, width: number, height: number, tolerance = 1): Float32Array {
   const likeness = new Float32Array(width * height).fill(1);
   const judged = indicesOf(judge);
-  rgbToLab(lab, indicesOf(learnFrom));
-  rgbToLab(lab, onlyIn(judged, learnFrom));
   const skin = robustSkin(lab, indicesOf(learnFrom));
   if (!skin) return likeness;
   for (let n = 0; n < judged.length; n++) {
@@ -89,21 +85,14 @@ function keepReachingOutside(likeness: Float32Array, face: Uint8Array, width: nu
   for (let p = 0; p < likeness.length; p++) if (likeness[p]! < 1 && !reached[p]) likeness[p] = 1;
 }
 
-/** The `indices` not set in `mask` (pixels still to convert). */
-function onlyIn(indices: Int32Array, mask: Uint8Array): Int32Array {
-  return indices.filter((p) => !mask[p]);
-}
-
+/** The skin's median colour and how far from it a colour is still fully skin, or null with too few skin pixels to tell. */
 function robustSkin(lab: Float32Array, indices: Int32Array): { median: number[]; reach: number[] } | null {
   if (indices.length < 16) return null;
-  const centre = [0, 1, 2].map((k) => channelMedian(lab, indices, k));
-  const trimReach = [0, 1, 2].map((k) => TRIM_SPREADS * Math.max(channelMad(lab, indices, k, centre[k]!), 1));
-  const kept = indices.filter((p) => [0, 1, 2].every((k) => Math.abs(lab[p * 3 + k]! - centre[k]!) <= trimReach[k]!));
+  const { kept, median, spread } = trimmedColour(lab, indices, TRIM_SPREADS);
   if (kept.length < 16) return null;
-  const median = [0, 1, 2].map((k) => channelMedian(lab, kept, k));
-  const reach = [0, 1, 2].map((k) => {
+  const reach = spread.map((s, k) => {
     const { spreads, floor } = k === 0 ? LIGHTNESS_REACH : COLOUR_REACH;
-    return Math.max(spreads * channelMad(lab, kept, k, median[k]!), floor);
+    return Math.max(spreads * s, floor);
   });
   return { median, reach };
 }

@@ -9,6 +9,7 @@ import { poissonBlend } from './poisson-blend';
 import type { PreparedSource } from './prepared-source';
 import { indicesOf } from './mask-indices';
 import { maskedBlur } from './masked-blur';
+import { toLab } from './lab-colour';
 import { faceSkinLikeness } from './skin-likeness';
 import { paintTriangles } from './rasterise-mesh';
 import { transferTone } from './transfer-colour';
@@ -68,10 +69,12 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   const filled = fillNotSkin(warped.rgb, warped.confidence, warped.covered, width, height);
   step('warp');
   const { triangles } = topology;
-  const own = faceSkinLikeness(original, toBox(target.mesh, box), topology, width, height, OCCLUDER_TOLERANCE);
+  // Converted once: both the target's skin map and the tone transfer read the box in Lab.
+  const originalLab = toLab(original);
+  const own = faceSkinLikeness(originalLab, toBox(target.mesh, box), topology, width, height, OCCLUDER_TOLERANCE);
   const skin = transferTone({
     warped: warped.rgb,
-    target: original,
+    targetLab: originalLab,
     apply: indicesOf(warped.covered),
     targetSkin: own.skin,
     warpedSkin: confident(paintTriangles(warped.mesh, triangles, topology.skin, width, height), warped.confidence),

@@ -1,7 +1,7 @@
 import { labToRgb, rgbToLab } from './lab-colour';
-import { indicesOf } from './mask-indices';
+import { allPixels, indicesOf } from './mask-indices';
 import { maskedBlur } from './masked-blur';
-import { channelMad, channelMedian } from './robust-stats';
+import { trimmedColour, type TrimmedColour } from './robust-stats';
 
 /**
  * Bounds on the contrast change. The source's contrast is its skin texture and the depth of its
@@ -20,8 +20,8 @@ const FULL_TRUST_WEIGHT = 0.15;
 export interface ToneInput {
   /** The warped source, box RGB, changed in place on the `apply` pixels. */
   warped: Float32Array;
-  /** The box's original RGB. */
-  target: Float32Array;
+  /** The box's original pixels in Lab. */
+  targetLab: Float32Array;
   /** Pixels the new face covers. */
   apply: Int32Array;
   /** The target's own skin in the box (its mesh's skin triangles). */
@@ -49,9 +49,7 @@ export interface ToneInput {
  * in the target and, where the new face covers them, in the toned source.
  */
 export function transferTone(input: ToneInput): Uint8Array {
-  const { warped, target, apply, width, height } = input;
-  const targetLab = Float32Array.from(target);
-  rgbToLab(targetLab, allPixels(width * height));
+  const { warped, targetLab, apply, width, height } = input;
   rgbToLab(warped, apply);
   const targetSkin = trimOutliers(targetLab, input.targetSkin);
   const warpedSkin = trimOutliers(warped, input.warpedSkin);
@@ -82,7 +80,7 @@ export function transferTone(input: ToneInput): Uint8Array {
   return agreed;
 }
 
-/** 1 on the `indices` pixels whose colour is within the target skin's reach (see `trimOutliers`). */
+/** 1 on the `indices` pixels whose colour is within the target skin's reach (see `trimmedColour`). */
 function skinColoured(lab: Float32Array, skin: Skin, indices: Int32Array): Uint8Array {
   const out = new Uint8Array(lab.length / 3);
   for (let n = 0; n < indices.length; n++) {
@@ -94,36 +92,18 @@ function skinColoured(lab: Float32Array, skin: Skin, indices: Int32Array): Uint8
   return out;
 }
 
-interface Skin {
+interface Skin extends TrimmedColour {
+  /** The kept pixels as a mask. */
   mask: Uint8Array;
-  /** The untrimmed skin's median and the distance from it beyond which a colour is not skin. */
-  centre: number[];
-  reach: number[];
   count: number;
-  median: number[];
-  spread: number[];
 }
 
 /** The skin pixels of `mask` within `OUTLIER_SPREADS` of the skin's median on every channel, with their statistics. */
 function trimOutliers(lab: Float32Array, mask: Uint8Array): Skin {
-  const all = indicesOf(mask);
-  const centre = [0, 1, 2].map((k) => channelMedian(lab, all, k));
-  const reach = [0, 1, 2].map((k) => OUTLIER_SPREADS * Math.max(channelMad(lab, all, k, centre[k]!), 1));
+  const colour = trimmedColour(lab, indicesOf(mask), OUTLIER_SPREADS);
   const kept = new Uint8Array(mask.length);
-  for (let n = 0; n < all.length; n++) {
-    const p = all[n]!;
-    let inside = 1;
-    for (let k = 0; k < 3; k++) if (Math.abs(lab[p * 3 + k]! - centre[k]!) > reach[k]!) inside = 0;
-    kept[p] = inside;
-  }
-  const indices = indicesOf(kept);
-  const median = [0, 1, 2].map((k) => channelMedian(lab, indices, k));
-  const spread = [0, 1, 2].map((k) => channelMad(lab, indices, k, median[k]!));
-  return { mask: kept, centre, reach, count: indices.length, median, spread };
-}
-
-function allPixels(count: number): Int32Array {
-  return Int32Array.from({ length: count }, (_, p) => p);
+  for (let n = 0; n < colour.kept.length; n++) kept[colour.kept[n]!] = 1;
+  return { ...colour, mask: kept, count: colour.kept.length };
 }
 
 function clamp(v: number, lo: number, hi: number): number {
