@@ -141,6 +141,17 @@ const VideoSwapBody = z
   })
   .strict();
 
+/**
+ * Each type's request body by itself, before the rules across its fields that
+ * CreateSwapBodySchema adds: for reading back what was stored from a body it validated.
+ */
+export const swapBodySchemas = {
+  image: ImageSwapBody,
+  multi_face_image: MultiFaceImageSwapBody,
+  gif: GifSwapBody,
+  video: VideoSwapBody,
+} as const satisfies Record<SwapType, z.AnyZodObject>;
+
 export const CreateSwapBodySchema = z
   .discriminatedUnion('type', [ImageSwapBody, MultiFaceImageSwapBody, GifSwapBody, VideoSwapBody])
   .superRefine((body, ctx) => {

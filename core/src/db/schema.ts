@@ -134,6 +134,8 @@ export interface ContentScansTable {
   reason: string | null;
   created_at: CreatedAt;
   completed_at: Timestamp | null;
+  /** When a create last looked the verdict up (to the day); retention drops those unused for long. */
+  last_used_at: ColumnType<Date, never, Date>;
 }
 
 export interface CreateReservationsTable {

@@ -1,4 +1,5 @@
-import type { CreateSwapBody, MediaKind, SwapType } from '@doppel/contract';
+import { swapBodySchemas, type MediaKind, type SwapType } from '@doppel/contract';
+import type { z } from 'zod';
 
 /** What was measured of a GIF or video input at create time, for pricing and the engine. */
 export interface MediaMeasure {
@@ -22,11 +23,23 @@ export interface SwapInputs {
   sources: (StoredInput & { url: string })[];
 }
 
-/** A create body without the fields stored in columns of their own. */
-type WithoutColumns<Body> = Body extends unknown ? Omit<Body, 'type' | 'target_url' | 'webhook_url' | 'metadata'> : never;
+/** The create body's fields that a swap keeps in columns of their own rather than in `params`. */
+const COLUMNS = { type: true, target_url: true, webhook_url: true, metadata: true } as const;
 
-/** `swaps.params`: the type-specific request fields, as the contract validated them. */
-export type SwapParams = WithoutColumns<CreateSwapBody>;
+/**
+ * `swaps.params` of each type: the type's create body without the fields kept in columns. The
+ * params were written from a body the contract validated, so reading them back parses them with
+ * the same schema.
+ */
+export const swapParamsSchemas = {
+  image: swapBodySchemas.image.omit(COLUMNS),
+  multi_face_image: swapBodySchemas.multi_face_image.omit(COLUMNS),
+  gif: swapBodySchemas.gif.omit(COLUMNS),
+  video: swapBodySchemas.video.omit(COLUMNS),
+} as const satisfies Record<SwapType, z.AnyZodObject>;
 
 /** The params of a swap of one type. */
-export type SwapParamsOf<Type extends SwapType> = WithoutColumns<Extract<CreateSwapBody, { type: Type }>>;
+export type SwapParamsOf<Type extends SwapType> = z.infer<(typeof swapParamsSchemas)[Type]>;
+
+/** `swaps.params`: the type-specific request fields, as the contract validated them. */
+export type SwapParams = SwapParamsOf<SwapType>;

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { PREPARED, type Db } from '../db/connect';
 import type { ContentScansTable, Database } from '../db/schema';
 import type { MediaKind } from '../media/sniff';
 
 // The one module that reads and writes the `content_scans` table: verdicts per user and bytes
-// (`scanId`), written by the scan job and read by the create waiting on them.
+// (`scanId`), written by the scan job, read by the create waiting on them, and dropped by
+// maintenance once unused for the retention period.
 
 export type ScanStatus = ContentScansTable['status'];
 
@@ -18,9 +19,26 @@ export type ScanStatus = ContentScansTable['status'];
 export const scanId = (userId: string, bytes: Buffer) =>
   createHash('sha256').update(`${userId}:${createHash('sha256').update(bytes).digest('hex')}`).digest('hex');
 
-/** The statuses of these hashes' scans, for those that have one (one prepared query for a create's inputs). */
+/**
+ * The statuses of these hashes' scans, for those that have one (one prepared statement for a
+ * create's inputs). Looking a verdict up is using it: its `last_used_at` moves to now when it is
+ * a day old or older, so a verdict in constant use costs one write a day, and retention
+ * (pruneUnusedScans) drops only verdicts that no create has needed for a while.
+ */
 export async function scanStatuses(db: Db, hashes: string[]): Promise<Map<string, ScanStatus>> {
-  const rows = await db.selectFrom('content_scans').modifyFront(PREPARED).select(['sha256', 'status']).where('sha256', 'in', hashes).execute();
+  const rows = await db
+    .with('used', (q) =>
+      q
+        .updateTable('content_scans')
+        .set({ last_used_at: sql<Date>`now()` })
+        .where('sha256', 'in', hashes)
+        .where('last_used_at', '<=', sql<Date>`now() - interval '1 day'`),
+    )
+    .selectFrom('content_scans')
+    .modifyFront(PREPARED)
+    .select(['sha256', 'status'])
+    .where('sha256', 'in', hashes)
+    .execute();
   return new Map(rows.map((row) => [row.sha256, row.status]));
 }
 
@@ -65,4 +83,17 @@ export async function recordScan(
     .where('sha256', '=', sha256)
     .where('status', '=', 'pending')
     .execute();
+}
+
+/**
+ * Drops the verdicts no create has looked up for `days` days (to the day: see scanStatuses); the
+ * next create of those bytes scans them afresh. Scans still pending are left to their job.
+ */
+export async function pruneUnusedScans(db: Db, days: number): Promise<number> {
+  const result = await db
+    .deleteFrom('content_scans')
+    .where('last_used_at', '<', sql<Date>`now() - make_interval(days => ${days})`)
+    .where('status', '<>', 'pending')
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

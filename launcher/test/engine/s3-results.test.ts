@@ -2,6 +2,7 @@ import { THUMBNAIL_SIZE } from '@doppel/engine';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '@doppel/server/testing/app';
+import { createImageSwap } from '../support/image-swap';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
 import { eventually, finishedSwap, stored } from '@doppel/server/testing/poll';
 import { thumbnailKey } from '@doppel/core/storage/keys';
@@ -34,14 +35,8 @@ afterAll(async () => {
 
 describe('with S3-compatible storage', () => {
   it('keeps results in the bucket, answers with their bucket URL, and keeps thumbnails there in place of the inputs', async () => {
-    const account = await t.createAccount({ credits: 2 });
-    const created = await t.request('/api/v1/swaps', {
-      method: 'POST',
-      key: account.apiKey,
-      json: { type: 'image', source_url: world.url('/face.jpg'), target_url: world.url('/group.jpg') },
-    });
-    expect(created.status).toBe(201);
-    const swap = await finishedSwap(t, account.apiKey, created.body.id);
+    const { account, id } = await createImageSwap(t, world);
+    const swap = await finishedSwap(t, account.apiKey, id);
     expect(swap.status).toBe('done');
     expect(swap.result_url!.startsWith(`${s3.endpoint}/${s3.bucket}/results/`)).toBe(true);
     const result = await fetch(swap.result_url!);

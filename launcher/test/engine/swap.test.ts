@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBalances } from '@doppel/core/accounts/credits';
 import type { TestApp } from '@doppel/server/testing/app';
+import { createImageSwap } from '../support/image-swap';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
 import { eventually, finishedDetection, finishedSwap, stored } from '@doppel/server/testing/poll';
 import { thumbnailKey } from '@doppel/core/storage/keys';
@@ -59,18 +60,13 @@ describe('an image swap', () => {
   });
 
   it('retires its uploads once it has ended: thumbnails of the target and the source stay, the inputs go', async () => {
-    const account = await t.createAccount({ credits: 1 });
-    const created = await t.request('/api/v1/swaps', {
-      method: 'POST',
-      key: account.apiKey,
-      json: { type: 'image', source_url: world.url('/face.jpg'), target_url: world.url('/group.jpg') },
-    });
-    expect((await finishedSwap(t, account.apiKey, created.body.id)).status).toBe('done');
-    const row = await t.db.selectFrom('swaps').select('inputs').where('id', '=', created.body.id).executeTakeFirstOrThrow();
+    const { account, id } = await createImageSwap(t, world, 1);
+    expect((await finishedSwap(t, account.apiKey, id)).status).toBe('done');
+    const row = await t.db.selectFrom('swaps').select('inputs').where('id', '=', id).executeTakeFirstOrThrow();
     const { target, sources } = row.inputs as { target: { key: string }; sources: { key: string }[] };
     await eventually('the uploads are deleted', async () => !(await stored(t, target.key)) && !(await stored(t, sources[0]!.key)));
     for (const [role, photo] of [['target', demoPhoto(2)], ['source1', demoPhoto(1)]] as const) {
-      const thumbnail = await sharp(await t.services.storage.get(thumbnailKey(created.body.id, role))).metadata();
+      const thumbnail = await sharp(await t.services.storage.get(thumbnailKey(id, role))).metadata();
       const original = await sharp(photo).metadata();
       expect(thumbnail.format).toBe('jpeg');
       expect(Math.max(thumbnail.width, thumbnail.height)).toBe(THUMBNAIL_SIZE);
@@ -140,18 +136,12 @@ describe('cancel before pick-up', () => {
     try {
       // No swap worker runs while the swap is created and canceled.
       await t.services.boss.offWork('swap', { wait: true });
-      const account = await api.createAccount({ credits: 2 });
-      const created = await api.request('/api/v1/swaps', {
-        method: 'POST',
-        key: account.apiKey,
-        json: { type: 'image', source_url: world.url('/face.jpg'), target_url: world.url('/group.jpg') },
-      });
-      expect(created.status).toBe(201);
-      const canceled = await api.request(`/api/v1/swaps/${created.body.id}`, { method: 'DELETE', key: account.apiKey });
+      const { account, id } = await createImageSwap(api, world);
+      const canceled = await api.request(`/api/v1/swaps/${id}`, { method: 'DELETE', key: account.apiKey });
       expect([canceled.status, canceled.body.status]).toEqual([200, 'canceled']);
       expect((await getBalances(api.db, account.userId)).total).toBe(2);
 
-      const [job] = await t.services.boss.findJobs('swap', { data: { swapId: created.body.id } });
+      const [job] = await t.services.boss.findJobs('swap', { data: { swapId: id } });
       expect(job).toBeDefined();
       // A worker comes back and processes the queue: the canceled swap's job completes without touching it.
       const restarted = await world.startApp({ shareWith: t, engine: true });
@@ -165,9 +155,9 @@ describe('cancel before pick-up', () => {
       } finally {
         await restarted.close();
       }
-      const after = await api.request(`/api/v1/swaps/${created.body.id}`, { key: account.apiKey });
+      const after = await api.request(`/api/v1/swaps/${id}`, { key: account.apiKey });
       expect(after.body).toMatchObject({ status: 'canceled', result_url: null, progress: 0 });
-      const row = await t.db.selectFrom('swaps').select('inputs').where('id', '=', created.body.id).executeTakeFirstOrThrow();
+      const row = await t.db.selectFrom('swaps').select('inputs').where('id', '=', id).executeTakeFirstOrThrow();
       expect(await stored(t, (row.inputs as { target: { key: string } }).target.key)).toBe(false);
       expect((await getBalances(api.db, account.userId)).total).toBe(2);
     } finally {

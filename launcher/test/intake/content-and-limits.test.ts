@@ -1,5 +1,8 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBalances } from '@doppel/core/accounts/credits';
+import { scanId } from '@doppel/core/scans/content-scans';
+import { runMaintenance } from '@doppel/worker';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
 
 let world: IntakeWorld;
@@ -128,6 +131,59 @@ describe('the scan cache across tenants', () => {
       expect((await getBalances(api.db, b.userId)).total).toBe(3);
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe('verdicts over time', () => {
+  /** An app that scans, an account on it, and the account's recorded verdict for some bytes. */
+  async function scanningApp() {
+    const t = await world.startApp({ scan: true });
+    const account = await t.createAccount({ credits: 3 });
+    const verdictOf = (bytes: Buffer) =>
+      t.db.selectFrom('content_scans').select(['status', 'completed_at']).where('sha256', '=', scanId(account.userId, bytes)).executeTakeFirst();
+    const lastUsed = (bytes: Buffer, days: number) =>
+      sql`update content_scans set last_used_at = now() - make_interval(days => ${days}) where sha256 = ${scanId(account.userId, bytes)}`.execute(t.db);
+    const create = () => t.request('/api/v1/swaps', { method: 'POST', key: account.apiKey, json: swapOf('/group.jpg') });
+    const maintain = () => runMaintenance({ db: t.db, storage: t.services.storage, config: t.config, boss: t.services.boss });
+    return { t, verdictOf, lastUsed, create, maintain };
+  }
+  const [source, target] = [demoPhoto(4), demoPhoto(5)];
+
+  it('drops a verdict no create has used for the retention period; the next create scans those bytes again', async () => {
+    const { t, verdictOf, lastUsed, create, maintain } = await scanningApp();
+    try {
+      expect((await create()).status).toBe(201);
+      const sourceVerdict = await verdictOf(source);
+      await lastUsed(target, t.config.retentionDays + 1);
+      await lastUsed(source, t.config.retentionDays - 1);
+
+      await maintain();
+      expect(await verdictOf(target)).toBeUndefined();
+      expect(await verdictOf(source)).toEqual(sourceVerdict);
+
+      // Nothing is known of the target now: the create waits for a fresh scan, which finds it clean again.
+      expect((await create()).status).toBe(201);
+      expect(await verdictOf(target)).toMatchObject({ status: 'clean' });
+      expect(await verdictOf(source)).toEqual(sourceVerdict);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps a verdict a create has used within the retention period, however old its scan', async () => {
+    const { t, verdictOf, lastUsed, create, maintain } = await scanningApp();
+    try {
+      expect((await create()).status).toBe(201);
+      const verdicts = [await verdictOf(source), await verdictOf(target)];
+      await lastUsed(source, t.config.retentionDays + 1);
+      await lastUsed(target, t.config.retentionDays + 1);
+
+      expect((await create()).status).toBe(201);
+      await maintain();
+      expect([await verdictOf(source), await verdictOf(target)]).toEqual(verdicts);
+    } finally {
+      await t.close();
     }
   });
 });

@@ -1,3 +1,4 @@
+import type { CreateSwapBody } from '@doppel/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBalances, ledgerTotals } from '@doppel/core/accounts/credits';
@@ -41,6 +42,12 @@ afterAll(async () => {
 });
 
 const imageSwap = () => ({ type: 'image', source_url: world.url('/face.jpg'), target_url: world.url('/group.jpg') });
+/** A multi-face swap into the group photo, mapping each listed face to its source. */
+const multiFaceSwap = (faceSwaps: Extract<CreateSwapBody, { type: 'multi_face_image' }>['face_swaps']) => ({
+  type: 'multi_face_image',
+  target_url: world.url('/group.jpg'),
+  face_swaps: faceSwaps,
+});
 
 describe('POST /swaps', () => {
   it('creates a queued image swap, charges its price and keeps the ledger balanced', async () => {
@@ -94,14 +101,10 @@ describe('POST /swaps', () => {
     const res = await t.request('/api/v1/swaps', {
       method: 'POST',
       key: account.apiKey,
-      json: {
-        type: 'multi_face_image',
-        target_url: world.url('/group.jpg'),
-        face_swaps: [
-          { face_index: 0, source_url: world.url('/face.jpg') },
-          { face_index: 2, source_url: world.url('/group3.jpg'), enable_face_enhancer: true },
-        ],
-      },
+      json: multiFaceSwap([
+        { face_index: 0, source_url: world.url('/face.jpg') },
+        { face_index: 2, source_url: world.url('/group3.jpg'), enable_face_enhancer: true },
+      ]),
     });
     expect(res.status).toBe(201);
     expect(res.body.credit_cost).toBe(2);
@@ -220,14 +223,10 @@ describe('POST /swaps', () => {
     const res = await t.request('/api/v1/swaps', {
       method: 'POST',
       key: account.apiKey,
-      json: {
-        type: 'multi_face_image',
-        target_url: world.url('/group.jpg'),
-        face_swaps: [
-          { face_index: 0, source_url: world.url('/face.jpg') },
-          { face_index: 1, source_url: world.url('/face.jpg') },
-        ],
-      },
+      json: multiFaceSwap([
+        { face_index: 0, source_url: world.url('/face.jpg') },
+        { face_index: 1, source_url: world.url('/face.jpg') },
+      ]),
     });
     expect([res.status, res.body.error.code]).toEqual([402, 'insufficient_credits']);
     expect(await getBalances(t.db, account.userId)).toMatchObject({ total: 1 });

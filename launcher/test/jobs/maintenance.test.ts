@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { runMaintenance } from '@doppel/worker';
-import { thumbnailKey } from '@doppel/core/storage/keys';
+import { scanKey, thumbnailKey } from '@doppel/core/storage/keys';
 import { INTERNAL_FAILURE } from '@doppel/worker';
 import { queues, sendJob } from '@doppel/core/queue/boss';
 import { insertFaceDetectTask } from '@doppel/core/tasks/face-detect-tasks';
@@ -13,6 +13,7 @@ import { startTestApp, type TestApp } from '@doppel/server/testing/app';
 import { revokeApiKey } from '@doppel/core/accounts/api-keys';
 import { countFailure } from '@doppel/core/auth/auth-throttle';
 import { budgetUsage, spendRequest } from '@doppel/core/rate-limit/request-budget';
+import { claimScan, recordScan, scanId, type ScanStatus } from '@doppel/core/scans/content-scans';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -123,6 +124,28 @@ describe('maintenance', () => {
     expect((await spendRequest(t.db, idleSinceYesterday!.apiKeyId, limits)).remaining).toBe(limits.perMinute - 1);
     const failures = await t.db.selectFrom('auth_failures').select('client').where('client', 'in', ['192.0.2.7', '192.0.2.8']).execute();
     expect(failures).toEqual([{ client: '192.0.2.8' }]);
+  });
+
+  it('forgets content-scan verdicts no create has used for the retention period, and keeps recent ones and scans still pending', async () => {
+    /** A scan of bytes named `name`, with this status, last looked up by a create `days` ago. */
+    const scan = async (name: string, status: ScanStatus, days: number) => {
+      const sha256 = scanId('usr_scan_owner', Buffer.from(name));
+      await t.db.transaction().execute((trx) => claimScan(trx, { sha256, kind: 'jpeg', storageKey: scanKey(sha256, 'jpeg') }));
+      if (status !== 'pending') await recordScan(t.db, sha256, { status, reason: null });
+      await sql`update content_scans set last_used_at = ${daysAgo(days)} where sha256 = ${sha256}`.execute(t.db);
+      return sha256;
+    };
+    const scans = [
+      await scan('unused for 31 days', 'clean', 31),
+      await scan('flagged, unused for 31 days', 'flagged', 31),
+      await scan('used 29 days ago', 'clean', 29),
+      await scan('still pending after 40 days', 'pending', 40),
+    ];
+
+    await runMaintenance({ db: t.db, storage: t.services.storage, config: t.config, boss: t.services.boss });
+
+    const left = await t.db.selectFrom('content_scans').select('sha256').where('sha256', 'in', scans).execute();
+    expect(new Set(left.map((row) => row.sha256))).toEqual(new Set([scans[2], scans[3]]));
   });
 
   it('fails and refunds swaps that no job will ever finish, and leaves those a job still holds', async () => {

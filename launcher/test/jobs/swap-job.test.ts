@@ -6,6 +6,7 @@ import { computeOnPool } from '@doppel/worker';
 import { runSwapJob, type SwapDeps } from '@doppel/worker';
 import type { Storage } from '@doppel/core/storage/storage';
 import type { TestApp } from '@doppel/server/testing/app';
+import { createImageSwap } from '../support/image-swap';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
 
 // The handler is run by hand here, with a storage that lets another attempt act at a chosen
@@ -26,17 +27,6 @@ afterAll(async () => {
   await t?.close();
   await world?.close();
 });
-
-async function createSwap(): Promise<string> {
-  const account = await t.createAccount({ credits: 2 });
-  const created = await t.request('/api/v1/swaps', {
-    method: 'POST',
-    key: account.apiKey,
-    json: { type: 'image', source_url: world.url('/face.jpg'), target_url: world.url('/group.jpg') },
-  });
-  expect(created.status).toBe(201);
-  return created.body.id;
-}
 
 const setStatus = (id: string, status: 'preparing' | 'processing' | 'done') =>
   t.db.updateTable('swaps').set({ status }).where('id', '=', id).execute();
@@ -69,7 +59,7 @@ const retriedJob = (swapId: string) => ({ id: 'retry', name: 'swap', data: { swa
 
 describe('a retried swap job', () => {
   it('finishes a swap that a lost earlier attempt moved to processing while this one loaded the inputs', async () => {
-    const id = await createSwap();
+    const { id } = await createImageSwap(t, world);
     await setStatus(id, 'preparing');
     const storage = storageWith({ beforeGet: async () => void (await setStatus(id, 'processing')) });
 
@@ -82,7 +72,7 @@ describe('a retried swap job', () => {
   });
 
   it('deletes its result again when another attempt has finished the swap first', async () => {
-    const id = await createSwap();
+    const { id } = await createImageSwap(t, world);
     const storage = storageWith({ beforePut: async () => void (await setStatus(id, 'done')) });
 
     await runSwapJob({ db: t.db, boss: t.services.boss, storage, engine }, retriedJob(id));

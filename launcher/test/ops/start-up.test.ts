@@ -19,6 +19,24 @@ function exitOf(child: ReturnType<typeof start>): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
+/**
+ * Runs `steps` against a started process, handing them `stop` (SIGTERM, then the exit code).
+ * Whatever `steps` do, a failed assertion among them included, the process (and its PostgreSQL)
+ * is not left running.
+ */
+async function whileRunning(child: ReturnType<typeof start>, steps: (stop: () => Promise<number | null>) => Promise<void>) {
+  const exited = exitOf(child);
+  const stop = () => {
+    child.kill('SIGTERM');
+    return exited;
+  };
+  try {
+    await steps(stop);
+  } finally {
+    if (child.exitCode === null) await stop();
+  }
+}
+
 let dataDir: string;
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'doppel-start-'));
@@ -49,8 +67,7 @@ describe('pnpm start', () => {
     ['`pnpm start` at the top of the repository, which passes the signal on', ['pnpm', ['--silent', 'start'], path.resolve(launcherDir, '..')]],
   ] as const)('serves on the embedded PostgreSQL and stops it cleanly on SIGTERM to %s', async (_, command) => {
     const child = start({ DOPPEL_DATA_DIR: dataDir, DOPPEL_PORT: '0', DOPPEL_LOG_LEVEL: 'info' }, command && [command[0], [...command[1]], command[2]]);
-    const exited = exitOf(child);
-    try {
+    await whileRunning(child, async (stop) => {
       const lines = createInterface({ input: child.stdout });
       let url: string | undefined;
       for await (const line of lines) {
@@ -66,15 +83,8 @@ describe('pnpm start', () => {
       expect(me.status).toBe(401);
       expect(((await me.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
 
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    } finally {
-      // A failed assertion must not leave the server (and its PostgreSQL) running.
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
-    }
+      expect(await stop()).toBe(0);
+    });
     expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   });
 });
@@ -84,8 +94,7 @@ describe('pnpm worker', () => {
   it('runs the job workers alone, serving no HTTP, and stops cleanly on SIGTERM', async () => {
     const root = path.resolve(launcherDir, '..');
     const child = start({ DOPPEL_DATA_DIR: dataDir, DOPPEL_PORT: '0', DOPPEL_LOG_LEVEL: 'info' }, ['pnpm', ['--silent', 'worker'], root]);
-    const exited = exitOf(child);
-    try {
+    await whileRunning(child, async (stop) => {
       const messages: string[] = [];
       for await (const line of createInterface({ input: child.stdout })) {
         messages.push(String((JSON.parse(line) as { msg?: unknown }).msg));
@@ -94,13 +103,7 @@ describe('pnpm worker', () => {
       child.stdout.resume();
       expect(messages).toContain('job workers started');
       expect(messages.filter((m) => m.startsWith('Server listening'))).toEqual([]);
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    } finally {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
-    }
+      expect(await stop()).toBe(0);
+    });
   });
 });

@@ -6,6 +6,7 @@ import { deleteOrphanedReservations } from '@doppel/core/intake/concurrency';
 import { pruneIdempotencyKeys } from '@doppel/core/intake/idempotency';
 import { thumbnailKey } from '@doppel/core/storage/keys';
 import type { Storage } from '@doppel/core/storage/storage';
+import { pruneUnusedScans } from '@doppel/core/scans/content-scans';
 import { forgetStoredFiles } from '@doppel/core/storage/stored-files';
 import { deleteFaceDetectTasks, endedFaceDetectionsOlderThan } from '@doppel/core/tasks/face-detect-tasks';
 import { deleteSwaps, endedSwapsOlderThan } from '@doppel/core/tasks/swaps';
@@ -33,9 +34,9 @@ const RETENTION_BATCH = 500;
 /**
  * Housekeeping: Idempotency-Keys past their retention, create reservations of crashed requests,
  * rate-limit rows that hold nothing any more (revoked keys, keys idle since before today), past
- * windows of failed authentications, tasks older than the retention period with their stored
- * files (a task removed here answers not_found like any unknown id), and swaps that no job will
- * ever finish.
+ * windows of failed authentications, content-scan verdicts no create has used for the retention
+ * period, tasks older than it with their stored files (a task removed here answers not_found
+ * like any unknown id), and swaps that no job will ever finish.
  */
 export async function runMaintenance(deps: { db: Db; storage: Storage; config: Config; boss: PgBoss }): Promise<void> {
   const { db, storage, config } = deps;
@@ -43,6 +44,7 @@ export async function runMaintenance(deps: { db: Db; storage: Storage; config: C
   await deleteOrphanedReservations(db);
   await pruneIdleBudgets(db);
   await pruneAuthFailures(db);
+  await pruneUnusedScans(db, config.retentionDays);
 
   for (;;) {
     const swaps = await endedSwapsOlderThan(db, config.retentionDays, RETENTION_BATCH);

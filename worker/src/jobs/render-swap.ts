@@ -1,10 +1,10 @@
-import { mimeTypeOf, type SwapType } from '@doppel/contract';
+import { mimeTypeOf } from '@doppel/contract';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { GifTask, SwapGifResult, SwapImageResult, SwapTask, SwapVideoResult, VideoTask } from '@doppel/engine';
 import type { SwapRow } from '@doppel/core/db/schema';
-import type { SwapParamsOf } from '@doppel/core/db/stored-inputs';
+import { swapParamsSchemas, type SwapParamsOf } from '@doppel/core/db/stored-inputs';
 import type { MediaKind } from '@doppel/core/media/sniff';
 
 type Progress = (percent: number) => void;
@@ -14,15 +14,6 @@ export interface SwapEngine {
   swapImage(input: Omit<SwapTask, 'progress'>, onProgress: Progress, signal?: AbortSignal): Promise<SwapImageResult>;
   swapGif(input: Omit<GifTask, 'progress'>, onProgress: Progress, signal?: AbortSignal): Promise<SwapGifResult>;
   swapVideo(input: Omit<VideoTask, 'progress'>, onProgress: Progress, signal?: AbortSignal): Promise<SwapVideoResult>;
-}
-
-/**
- * A row's params as the request shape of its type. The type column and the params are written
- * together from one validated create body, so the row's type says which shape its params have.
- */
-function paramsOf<Type extends SwapType>(row: SwapRow, type: Type): SwapParamsOf<Type> {
-  if (row.type !== type) throw new Error(`swap ${row.id} is a ${row.type} swap, not ${type}`);
-  return row.params as SwapParamsOf<Type>;
 }
 
 /** The engine's options for a swap of one source onto one target face. */
@@ -48,7 +39,8 @@ export interface Rendered {
  * Runs the engine for one swap: the target and the sources (by the URL they were fetched from)
  * in, the result's bytes out. Videos go through temporary files, so the thread holds only a few
  * decoded frames; the files themselves (within the byte caps) are held here. `signal` (the job's)
- * stops the render when its result could no longer be stored.
+ * stops the render when its result could no longer be stored. The row's params are read with
+ * the schema of its type.
  */
 export async function renderSwap(
   engine: SwapEngine,
@@ -62,14 +54,14 @@ export async function renderSwap(
 
   switch (row.type) {
     case 'image': {
-      const params = paramsOf(row, 'image');
+      const params = swapParamsSchemas.image.parse(row.params);
       const mappings = [
         { source: firstSource(), targetFaceIndex: params.target_face_index, enableFaceEnhancer: params.enable_face_enhancer },
       ];
       return renderedImage(await engine.swapImage({ target, mappings }, onProgress, signal));
     }
     case 'multi_face_image': {
-      const params = paramsOf(row, 'multi_face_image');
+      const params = swapParamsSchemas.multi_face_image.parse(row.params);
       const mappings = params.face_swaps.map((face) => ({
         source: sources.get(face.source_url)!,
         targetFaceIndex: face.face_index,
@@ -78,12 +70,12 @@ export async function renderSwap(
       return renderedImage(await engine.swapImage({ target, mappings }, onProgress, signal));
     }
     case 'gif': {
-      const params = paramsOf(row, 'gif');
+      const params = swapParamsSchemas.gif.parse(row.params);
       const result = await engine.swapGif({ target, source: firstSource(), ...singleFace(params) }, onProgress, signal);
       return { bytes: result.image, kind: 'gif', mimeType: mimeTypeOf('gif') };
     }
     case 'video': {
-      const params = paramsOf(row, 'video');
+      const params = swapParamsSchemas.video.parse(row.params);
       const dir = await mkdtemp(path.join(os.tmpdir(), 'doppel-video-'));
       try {
         const input = path.join(dir, 'input');
