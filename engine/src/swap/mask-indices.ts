@@ -9,5 +9,7 @@ export function indicesOf(mask: Uint8Array): Int32Array {
 
 /** Every position of a buffer of `count` pixels. */
 export function allPixels(count: number): Int32Array {
-  return Int32Array.from({ length: count }, (_, p) => p);
+  const out = new Int32Array(count);
+  for (let p = 0; p < count; p++) out[p] = p;
+  return out;
 }

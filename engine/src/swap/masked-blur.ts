@@ -15,31 +15,51 @@ export function maskedBlur(values: Float32Array, mask: Uint8Array, width: number
     stack[p * 4 + 2] = values[p * 3 + 2]!;
     stack[p * 4 + 3] = 1;
   }
-  let blurred: Float32Array = stack;
+  // Two buffers, written in turn: a swap runs several of these per video frame.
+  const spare = new Float32Array(stack.length);
   for (let pass = 0; pass < 3; pass++) {
-    blurred = blurLines(blurred, width, height, radius, 4, width * 4);
-    blurred = blurLines(blurred, height, width, radius, width * 4, 4);
+    blurLines(stack, spare, 4, width, height, radius, 4, width * 4);
+    blurLines(spare, stack, 4, height, width, radius, width * 4, 4);
   }
   const mean = new Float32Array(width * height * 3);
   const weight = new Float32Array(width * height);
   for (let p = 0; p < weight.length; p++) {
-    const w = blurred[p * 4 + 3]!;
+    const w = stack[p * 4 + 3]!;
     weight[p] = w;
     if (w < 1e-6) continue;
-    mean[p * 3] = blurred[p * 4]! / w;
-    mean[p * 3 + 1] = blurred[p * 4 + 1]! / w;
-    mean[p * 3 + 2] = blurred[p * 4 + 2]! / w;
+    mean[p * 3] = stack[p * 4]! / w;
+    mean[p * 3 + 1] = stack[p * 4 + 1]! / w;
+    mean[p * 3 + 2] = stack[p * 4 + 2]! / w;
   }
   return { mean, weight };
 }
 
-/** Box-blurs `lines` lines of `length` pixels of 4 channels, zero beyond the ends; `step` moves along a line, `stride` to the next. */
-function blurLines(input: Float32Array, length: number, lines: number, radius: number, step: number, stride: number): Float32Array {
-  const out = new Float32Array(input.length);
+/**
+ * A one-channel map low-passed like `maskedBlur` with every pixel in the mask (each output the mean
+ * of the pixels around it that lie inside the map).
+ */
+export function blurMap(map: Float32Array, width: number, height: number, radius: number): Float32Array {
+  const stack = new Float32Array(map.length * 2);
+  for (let p = 0; p < map.length; p++) {
+    stack[p * 2] = map[p]!;
+    stack[p * 2 + 1] = 1;
+  }
+  const spare = new Float32Array(stack.length);
+  for (let pass = 0; pass < 3; pass++) {
+    blurLines(stack, spare, 2, width, height, radius, 2, width * 2);
+    blurLines(spare, stack, 2, height, width, radius, width * 2, 2);
+  }
+  const out = new Float32Array(map.length);
+  for (let p = 0; p < map.length; p++) out[p] = stack[p * 2]! / stack[p * 2 + 1]!;
+  return out;
+}
+
+/** Box-blurs `lines` lines of `length` pixels of `channels` channels into `out`, zero beyond the ends; `step` moves along a line, `stride` to the next. */
+function blurLines(input: Float32Array, out: Float32Array, channels: number, length: number, lines: number, radius: number, step: number, stride: number): void {
   const span = 2 * radius + 1;
   for (let line = 0; line < lines; line++) {
     const base = line * stride;
-    for (let k = 0; k < 4; k++) {
+    for (let k = 0; k < channels; k++) {
       let sum = 0;
       for (let i = 0; i <= Math.min(radius, length - 1); i++) sum += input[base + i * step + k]!;
       for (let i = 0; i < length; i++) {
@@ -49,5 +69,4 @@ function blurLines(input: Float32Array, length: number, lines: number, radius: n
       }
     }
   }
-  return out;
 }

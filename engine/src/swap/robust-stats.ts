@@ -15,12 +15,11 @@ export interface TrimmedColour {
  * of hair, a glasses frame or the background among a face's skin pixels does not move them.
  */
 export function trimmedColour(lab: Float32Array, indices: Int32Array, spreads: number): TrimmedColour {
-  const centre = [0, 1, 2].map((k) => channelMedian(lab, indices, k));
-  const reach = [0, 1, 2].map((k) => spreads * Math.max(channelMad(lab, indices, k, centre[k]!), 1));
+  const centre = channelMedians(lab, indices);
+  const reach = channelMads(lab, indices, centre).map((mad) => spreads * Math.max(mad, 1));
   const kept = indices.filter((p) => [0, 1, 2].every((k) => Math.abs(lab[p * 3 + k]! - centre[k]!) <= reach[k]!));
-  const median = [0, 1, 2].map((k) => channelMedian(lab, kept, k));
-  const spread = [0, 1, 2].map((k) => channelMad(lab, kept, k, median[k]!));
-  return { centre, reach, kept, median, spread };
+  const median = channelMedians(lab, kept);
+  return { centre, reach, kept, median, spread: channelMads(lab, kept, median) };
 }
 
 /** Resolution of the histograms robust statistics are read from, in Lab units. */
@@ -28,28 +27,35 @@ const BIN = 0.25;
 const LOW = -128;
 const BINS = Math.ceil(256 / BIN);
 
-/** Median of channel `k` of the `indices` pixels of an interleaved 3-channel Lab buffer (to `BIN`). */
-export function channelMedian(pixels: Float32Array, indices: Int32Array, k: number): number {
-  return quantile(pixels, indices, k, 0.5, (v) => v);
+/** Median of each channel of the `indices` pixels of an interleaved 3-channel Lab buffer (to `BIN`). */
+function channelMedians(pixels: Float32Array, indices: Int32Array): number[] {
+  return medians(pixels, indices, () => 0);
 }
 
-/** Median absolute deviation from `centre` of channel `k`, scaled to estimate a normal spread. */
-export function channelMad(pixels: Float32Array, indices: Int32Array, k: number, centre: number): number {
-  return 1.4826 * quantile(pixels, indices, k, 0.5, (v) => Math.abs(v - centre));
+/** Median absolute deviation of each channel from its `centres`, scaled to estimate a normal spread. */
+function channelMads(pixels: Float32Array, indices: Int32Array, centres: number[]): number[] {
+  return medians(pixels, indices, (k) => centres[k]!, true).map((mad) => 1.4826 * mad);
 }
 
-function quantile(pixels: Float32Array, indices: Int32Array, k: number, q: number, map: (v: number) => number): number {
-  if (indices.length === 0) return 0;
-  const counts = new Uint32Array(BINS);
+/** Per channel, the median of the values less `offset(k)` (of their size when `absolute`), from one pass over the pixels. */
+function medians(pixels: Float32Array, indices: Int32Array, offset: (k: number) => number, absolute = false): number[] {
+  if (indices.length === 0) return [0, 0, 0];
+  const counts = new Uint32Array(BINS * 3);
+  const shift = [offset(0), offset(1), offset(2)];
   for (let n = 0; n < indices.length; n++) {
-    const bin = Math.floor((map(pixels[indices[n]! * 3 + k]!) - LOW) / BIN);
-    counts[bin < 0 ? 0 : bin >= BINS ? BINS - 1 : bin]!++;
+    for (let k = 0; k < 3; k++) {
+      const d = pixels[indices[n]! * 3 + k]! - shift[k]!;
+      const bin = Math.floor(((absolute ? Math.abs(d) : d) - LOW) / BIN);
+      counts[k * BINS + (bin < 0 ? 0 : bin >= BINS ? BINS - 1 : bin)]!++;
+    }
   }
-  const wanted = q * indices.length;
-  let seen = 0;
-  for (let bin = 0; bin < BINS; bin++) {
-    seen += counts[bin]!;
-    if (seen >= wanted) return LOW + (bin + 0.5) * BIN;
-  }
-  return LOW + 256;
+  const wanted = 0.5 * indices.length;
+  return [0, 1, 2].map((k) => {
+    let seen = 0;
+    for (let bin = 0; bin < BINS; bin++) {
+      seen += counts[k * BINS + bin]!;
+      if (seen >= wanted) return LOW + (bin + 0.5) * BIN;
+    }
+    return LOW + 256;
+  });
 }

@@ -1,6 +1,6 @@
 import type { MeshTopology } from '../faces/mesh-topology';
 import { indicesOf } from './mask-indices';
-import { maskedBlur } from './masked-blur';
+import { blurMap } from './masked-blur';
 import { trimmedColour } from './robust-stats';
 import { rasteriseMesh } from './rasterise-mesh';
 
@@ -99,11 +99,8 @@ function robustSkin(lab: Float32Array, indices: Int32Array): { median: number[];
 
 function soften(map: Float32Array, width: number, height: number): Float32Array {
   const radius = Math.max(1, Math.round(SOFTEN * Math.min(width, height)));
-  const stacked = new Float32Array(map.length * 3);
-  for (let p = 0; p < map.length; p++) stacked[p * 3] = map[p]!;
-  const { mean } = maskedBlur(stacked, new Uint8Array(map.length).fill(1), width, height, radius);
-  const out = new Float32Array(map.length);
-    // The minimum widens what is not skin by the blur's reach, so the fade lies on the skin side.
-  for (let p = 0; p < map.length; p++) out[p] = Math.min(map[p]!, mean[p * 3]!);
-  return out;
+  const mean = blurMap(map, width, height, radius);
+  // The minimum widens what is not skin by the blur's reach, so the fade lies on the skin side.
+  for (let p = 0; p < map.length; p++) mean[p] = Math.min(map[p]!, mean[p]!);
+  return mean;
 }
