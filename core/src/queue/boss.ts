@@ -1,5 +1,5 @@
 import { PgBoss, fromKysely } from 'pg-boss';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema';
 import type { QueuePayloads } from './payloads';
 
@@ -42,6 +42,25 @@ export const queues = {
 export type QueueName = (typeof queues)[keyof typeof queues]['name'];
 
 export const BOSS_SCHEMA = 'pgboss';
+
+/** Job states in which pg-boss will still run a job. */
+const LIVE_JOB_STATES = ['created', 'retry', 'active'];
+
+/**
+ * SQL: whether one of these queues holds a job pg-boss will still run whose payload's `field` is
+ * `id`, for the owners of rows that only a job moves on (a row without one is left for ever).
+ */
+export function liveJobExists<Queue extends QueueName>(
+  names: Queue[],
+  field: keyof QueuePayloads[Queue] & string,
+  id: RawBuilder<string>,
+): RawBuilder<boolean> {
+  return sql<boolean>`exists (
+    select 1 from ${sql.table(`${BOSS_SCHEMA}.job`)} j
+    where j.name in (${sql.join(names)})
+      and j.state::text in (${sql.join(LIVE_JOB_STATES)})
+      and j.data ->> ${sql.lit(field)} = ${id})`;
+}
 
 export async function startBoss(connectionString: string, onError: (error: Error) => void): Promise<PgBoss> {
   const boss = new PgBoss({

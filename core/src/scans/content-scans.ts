@@ -3,10 +3,11 @@ import { sql, type Transaction } from 'kysely';
 import { PREPARED, type Db } from '../db/connect';
 import type { ContentScansTable, Database } from '../db/schema';
 import type { MediaKind } from '../media/sniff';
+import { liveJobExists, queues } from '../queue/boss';
 
 // The one module that reads and writes the `content_scans` table: verdicts per user and bytes
 // (`scanId`), written by the scan job, read by the create waiting on them, and dropped by
-// maintenance once unused for the retention period.
+// maintenance once unused for the retention period; maintenance also fails scans whose job is lost.
 
 export type ScanStatus = ContentScansTable['status'];
 
@@ -96,4 +97,20 @@ export async function pruneUnusedScans(db: Db, days: number): Promise<number> {
     .where('status', '<>', 'pending')
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/**
+ * Scans still pending that no job will ever give a verdict: none of the content-scan jobs of
+ * them is queued, waiting for a retry or running. A claim commits with its job, and a job ends
+ * only after recording a verdict or `failed`; so such a scan's job died with its worker or the
+ * database on its last attempt, or was deleted (pg-boss drops jobs left queued past its retention).
+ */
+export function findLostScans(db: Db, limit: number): Promise<{ sha256: string; storage_key: string }[]> {
+  return db
+    .selectFrom('content_scans as s')
+    .select(['s.sha256', 's.storage_key'])
+    .where('s.status', '=', 'pending')
+    .where(({ not }) => not(liveJobExists([queues.contentScan.name], 'sha256', sql.ref('s.sha256'))))
+    .limit(limit)
+    .execute();
 }

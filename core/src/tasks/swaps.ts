@@ -3,7 +3,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { PREPARED, type Db } from '../db/connect';
 import type { NewSwap, SwapRow } from '../db/schema';
 import type { SwapInputs } from '../db/stored-inputs';
-import { BOSS_SCHEMA, queues } from '../queue/boss';
+import { liveJobExists, queues } from '../queue/boss';
 import { PUBLIC_SWAP_COLUMNS, type PublicSwapRow } from './public-swap';
 import { encodeSwapCursor, type SwapCursor } from './swap-cursor';
 
@@ -168,9 +168,6 @@ export function readSwapInputs(db: Db, id: string): Promise<Pick<SwapRow, 'statu
   return db.selectFrom('swaps').select(['status', 'inputs', 'user_id']).where('id', '=', id).executeTakeFirst();
 }
 
-/** Job states in which pg-boss will still run a job. */
-const LIVE_JOB_STATES = ['created', 'retry', 'active'];
-
 /**
  * Swaps left unfinished with no job that could still finish them (the job was lost with a
  * crashed process's transaction, or deleted). A minute of grace covers a job between two of its
@@ -181,11 +178,7 @@ export async function findStuckSwapIds(db: Db): Promise<string[]> {
     select s.id from swaps s
     where s.status in ('queued', 'preparing', 'processing')
       and s.updated_at < now() - interval '1 minute'
-      and not exists (
-        select 1 from ${sql.table(`${BOSS_SCHEMA}.job`)} j
-        where j.name in (${queues.swap.name}, ${queues.swapDead.name})
-          and j.state::text in (${sql.join(LIVE_JOB_STATES)})
-          and j.data ->> 'swapId' = s.id)
+      and not ${liveJobExists([queues.swap.name, queues.swapDead.name], 'swapId', sql.ref('s.id'))}
     limit 500`.execute(db);
   return rows.map((row) => row.id);
 }

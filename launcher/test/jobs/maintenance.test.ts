@@ -14,6 +14,7 @@ import { revokeApiKey } from '@doppel/core/accounts/api-keys';
 import { countFailure } from '@doppel/core/auth/auth-throttle';
 import { budgetUsage, spendRequest } from '@doppel/core/rate-limit/request-budget';
 import { claimScan, recordScan, scanId, type ScanStatus } from '@doppel/core/scans/content-scans';
+import { recordStoredFiles, storedBytes } from '@doppel/core/storage/stored-files';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -130,7 +131,11 @@ describe('maintenance', () => {
     /** A scan of bytes named `name`, with this status, last looked up by a create `days` ago. */
     const scan = async (name: string, status: ScanStatus, days: number) => {
       const sha256 = scanId('usr_scan_owner', Buffer.from(name));
-      await t.db.transaction().execute((trx) => claimScan(trx, { sha256, kind: 'jpeg', storageKey: scanKey(sha256, 'jpeg') }));
+      // Claimed as a create claims it, with its job.
+      await t.db.transaction().execute(async (trx) => {
+        await claimScan(trx, { sha256, kind: 'jpeg', storageKey: scanKey(sha256, 'jpeg') });
+        await sendJob(t.services.boss, trx, queues.contentScan.name, { sha256 });
+      });
       if (status !== 'pending') await recordScan(t.db, sha256, { status, reason: null });
       await sql`update content_scans set last_used_at = ${daysAgo(days)} where sha256 = ${sha256}`.execute(t.db);
       return sha256;
@@ -146,6 +151,48 @@ describe('maintenance', () => {
 
     const left = await t.db.selectFrom('content_scans').select('sha256').where('sha256', 'in', scans).execute();
     expect(new Set(left.map((row) => row.sha256))).toEqual(new Set([scans[2], scans[3]]));
+  });
+
+  it('fails the scans whose job is lost and deletes their copies; scans whose job is queued or running are left to it', async () => {
+    const account = await t.createAccount();
+    const { boss, storage } = t.services;
+    // The user's upload, counted in their stored bytes; each scan's copy is made from it, as a create makes it.
+    const upload = { key: 'inputs/swp_scanned/target-a.jpg', bytes: 1_000 };
+    await storage.put(upload.key, Buffer.alloc(upload.bytes), 'image/jpeg');
+    await recordStoredFiles(t.db, account.userId, [upload]);
+    /** A pending scan of bytes named `name`, its copy stored and its job queued, as a create leaves it. */
+    const pendingScan = async (name: string) => {
+      const sha256 = scanId(account.userId, Buffer.from(name));
+      const storageKey = scanKey(sha256, 'jpeg');
+      await storage.copy(upload.key, storageKey);
+      const jobId = await t.db.transaction().execute(async (trx) => {
+        await claimScan(trx, { sha256, kind: 'jpeg', storageKey });
+        return sendJob(boss, trx, queues.contentScan.name, { sha256 });
+      });
+      return { sha256, storageKey, jobId };
+    };
+    const running = await pendingScan('being scanned');
+    const fetched = await boss.fetch(queues.contentScan.name, { batchSize: 1_000 });
+    expect(fetched.map((job) => job.id)).toContain(running.jobId);
+    const queued = await pendingScan('waiting for a scanner');
+    // Gone as pg-boss drops a job left queued past its retention.
+    const lost = await pendingScan('its job gone');
+    await boss.deleteJob(queues.contentScan.name, lost.jobId);
+
+    await runMaintenance({ db: t.db, storage, config: t.config, boss });
+
+    const scanOf = (sha256: string) => t.db.selectFrom('content_scans').select(['status', 'reason']).where('sha256', '=', sha256).executeTakeFirstOrThrow();
+    expect(await scanOf(lost.sha256)).toEqual({ status: 'failed', reason: 'the scan job was lost' });
+    await expect(storage.get(lost.storageKey)).rejects.toThrow();
+    for (const kept of [running, queued]) {
+      expect(await scanOf(kept.sha256)).toEqual({ status: 'pending', reason: null });
+      expect((await storage.get(kept.storageKey)).length).toBe(upload.bytes);
+    }
+    // The upload the copies were made from stays, and so does the count (no copy was ever in it).
+    expect((await storage.get(upload.key)).length).toBe(upload.bytes);
+    expect(await storedBytes(t.db, account.userId)).toBe(upload.bytes);
+    // The next create of those bytes scans them afresh.
+    expect(await t.db.transaction().execute((trx) => claimScan(trx, { sha256: lost.sha256, kind: 'jpeg', storageKey: lost.storageKey }))).toBe(true);
   });
 
   it('fails and refunds swaps that no job will ever finish, and leaves those a job still holds', async () => {

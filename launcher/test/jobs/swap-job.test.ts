@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { ComputePool, DEFAULT_SCAN_THRESHOLDS } from '@doppel/engine';
 import type { Job } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queues } from '@doppel/core/queue/boss';
 import type { SwapJob } from '@doppel/core/queue/payloads';
 import { computeOnPool } from '@doppel/worker';
 import { runSwapJob, type SwapDeps } from '@doppel/worker';
@@ -55,7 +57,16 @@ function storageWith(hooks: { beforeGet?: () => Promise<void>; beforePut?: () =>
   };
 }
 
-const retriedJob = (swapId: string) => ({ id: 'retry', name: 'swap', data: { swapId }, retryCount: 1 }) as unknown as Job<SwapJob>;
+/** The job as pg-boss hands a second attempt of the swap to a worker, the first one lost. */
+const retriedJob = (swapId: string): Job<SwapJob> => ({
+  id: randomUUID(),
+  name: queues.swap.name,
+  data: { swapId },
+  expireInSeconds: queues.swap.expireInSeconds,
+  heartbeatSeconds: queues.swap.heartbeatSeconds,
+  retryCount: 1,
+  signal: new AbortController().signal,
+});
 
 describe('a retried swap job', () => {
   it('finishes a swap that a lost earlier attempt moved to processing while this one loaded the inputs', async () => {

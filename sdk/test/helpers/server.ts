@@ -64,9 +64,22 @@ export async function startServer(reply: (request: RecordedRequest, index: numbe
 
 /** Answers the n-th request with the n-th response; a request beyond the script fails the test loudly. */
 export function scripted(...responses: Reply[]): (request: RecordedRequest, index: number) => Reply {
-  return (request, index) =>
-    responses[index] ?? { status: 599, body: { unexpected: `${request.method} ${request.url}` } };
+  return (request, index) => responses[index] ?? unexpected(request);
 }
+
+/** The header `numberedAttempts` (helpers/client) puts each attempt's number in, from 1. */
+export const ATTEMPT_HEADER = 'x-test-attempt';
+
+/**
+ * Answers the client's n-th attempt with the n-th response, by the number the attempt carries
+ * rather than by its arrival: an attempt the client gave up on before it reached the server
+ * does not shift the script.
+ */
+export function byAttempt(...responses: Reply[]): (request: RecordedRequest) => Reply {
+  return (request) => responses[Number(request.headers[ATTEMPT_HEADER]) - 1] ?? unexpected(request);
+}
+
+const unexpected = (request: RecordedRequest): Reply => ({ status: 599, body: { unexpected: `${request.method} ${request.url}` } });
 
 /** The spec's error response for a code: its status and `{ error: { code, message, request_id } }`. */
 export function errorReply(code: ErrorCode, headers: Record<string, string> = {}, requestId = `req_${code}`): ScriptedResponse {

@@ -23,9 +23,9 @@ export function acceptJsonOnly(app: FastifyInstance): void {
   });
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    request.rawBody = body as Buffer;
-    // fastify's parser is typed for strings but parses buffers as well (secure-json-parse).
-    parseJson(request, body as unknown as string, done);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    request.rawBody = body;
+    // What fastify's parser would do with the buffer itself (secure-json-parse decodes it as UTF-8).
+    parseJson(request, body.toString('utf8'), done);
   });
 }

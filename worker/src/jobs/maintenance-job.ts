@@ -12,6 +12,7 @@ import { deleteFaceDetectTasks, endedFaceDetectionsOlderThan } from '@doppel/cor
 import { deleteSwaps, endedSwapsOlderThan } from '@doppel/core/tasks/swaps';
 import type { PgBoss } from 'pg-boss';
 import { pruneIdleBudgets } from '@doppel/core/rate-limit/request-budget';
+import { failLostScans } from './lost-scans';
 import { failStuckSwaps } from './stuck-swaps';
 
 /** How often housekeeping runs (cron). */
@@ -35,8 +36,8 @@ const RETENTION_BATCH = 500;
  * Housekeeping: Idempotency-Keys past their retention, create reservations of crashed requests,
  * rate-limit rows that hold nothing any more (revoked keys, keys idle since before today), past
  * windows of failed authentications, content-scan verdicts no create has used for the retention
- * period, tasks older than it with their stored files (a task removed here answers not_found
- * like any unknown id), and swaps that no job will ever finish.
+ * period and scans whose job is lost, tasks older than it with their stored files (a task
+ * removed here answers not_found like any unknown id), and swaps that no job will ever finish.
  */
 export async function runMaintenance(deps: { db: Db; storage: Storage; config: Config; boss: PgBoss }): Promise<void> {
   const { db, storage, config } = deps;
@@ -45,6 +46,7 @@ export async function runMaintenance(deps: { db: Db; storage: Storage; config: C
   await pruneIdleBudgets(db);
   await pruneAuthFailures(db);
   await pruneUnusedScans(db, config.retentionDays);
+  await failLostScans(db, storage);
 
   for (;;) {
     const swaps = await endedSwapsOlderThan(db, config.retentionDays, RETENTION_BATCH);
