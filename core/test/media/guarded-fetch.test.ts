@@ -385,7 +385,10 @@ describe('byte cap and timeouts', () => {
   });
 
   it('gives up when the whole exchange outlasts the total timeout', async () => {
-    expect(await failureOf(guardedFetch(here('/stall'), { guard: guard(), maxBytes: MIB, timeoutMs: 300 }))).toBe('timeout');
+    // The body never ends, so only the timeout can end the exchange; it leaves time to get that far.
+    expect(await failureOf(guardedFetch(here('/stall'), { guard: guard(), maxBytes: MIB, timeoutMs: 2_000 }))).toBe('timeout');
+    expect(media.requests.at(-1)?.path).toBe('/stall');
+    expect(await media.requests.at(-1)?.closed).toEqual({ finished: false });
   });
 
   it('gives up on a host that accepts TCP but never completes TLS', async () => {
@@ -395,6 +398,7 @@ describe('byte cap and timeouts', () => {
       expect(await failureOf(guardedFetch(url, { guard: guard(), maxBytes: MIB, connectTimeoutMs: 200 }))).toBe(
         'connect_failed',
       );
+      await silent.connected;
     } finally {
       await silent.close();
     }

@@ -73,10 +73,23 @@ export async function deadResolverUrl(): Promise<string> {
   return `https://127.0.0.1:${port}/dns-query`;
 }
 
+export interface SilentServer {
+  readonly url: string;
+  /**
+   * Settles once a client has connected. The kernel completes a loopback TCP handshake on its
+   * own, so a client that connected is seen here even if it gave up before we ran.
+   */
+  readonly connected: Promise<void>;
+  close(): Promise<void>;
+}
+
 /** A resolver that accepts TCP connections and then says nothing, not even a TLS handshake. */
-export async function startSilentServer(): Promise<{ url: string; close(): Promise<void> }> {
+export async function startSilentServer(): Promise<SilentServer> {
   const sockets = new Set<Socket>();
+  let connect!: () => void;
+  const connected = new Promise<void>((resolve) => (connect = resolve));
   const server = createTcpServer((socket) => {
+    connect();
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -84,6 +97,7 @@ export async function startSilentServer(): Promise<{ url: string; close(): Promi
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}/dns-query`,
+    connected,
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -30,8 +30,13 @@ async function admin<T>(url: string, run: (client: pg.Client) => Promise<T>): Pr
 /**
  * One PostgreSQL for the whole run: the server named by DATABASE_URL, or an embedded one in a
  * temporary directory. A migrated template database is made once; every test file clones it.
+ * Each project that needs a database names this file, and vitest runs it once per project: the
+ * first provides the database to the whole run (the root context every project inherits), and
+ * the others find it there instead of starting a cluster and a template of their own.
  */
 export default async function setup(project: TestProject) {
+  const vitest = project.vitest;
+  if ('adminDatabaseUrl' in vitest.getProvidedContext()) return;
   const runId = randomBytes(4).toString('hex');
   let tempDir: string | undefined;
   let embedded: Awaited<ReturnType<typeof openEmbeddedPostgres>> | undefined;
@@ -55,9 +60,9 @@ export default async function setup(project: TestProject) {
   });
   await boss.stop({ graceful: false, close: true });
 
-  project.provide('adminDatabaseUrl', adminUrl);
-  project.provide('templateDatabase', template);
-  project.provide('testRunId', runId);
+  vitest.provide('adminDatabaseUrl', adminUrl);
+  vitest.provide('templateDatabase', template);
+  vitest.provide('testRunId', runId);
 
   return async () => {
     await admin(adminUrl, async (c) => {

@@ -2,8 +2,10 @@ import type { CreateSwapBody } from '@doppel/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBalances, ledgerTotals } from '@doppel/core/accounts/credits';
+import type { Db } from '@doppel/core/db/connect';
 import { dropDatabase, type TestApp } from '@doppel/server/testing/app';
 import { demoPhoto, sendBytes, startIntakeWorld, type IntakeWorld } from '../support/intake-world';
+import { until } from '@doppel/core/testing/held-route';
 import { answerStatus, redirectTo } from '@doppel/core/testing/media-server';
 
 let world: IntakeWorld;
@@ -437,25 +439,42 @@ describe('a failure after the charge', () => {
 });
 
 describe('wait=true', () => {
-  it('returns as soon as the swap reaches a terminal state', async () => {
-    const account = await t.createAccount({ credits: 5 });
-    const started = Date.now();
-    const pending = t.request('/api/v1/swaps?wait=true', { method: 'POST', key: account.apiKey, json: imageSwap() });
-    // Play the worker: once the swap exists, finish it.
+  /** The id of the user's swap once its create has committed, as the worker would first see it. */
+  async function createdSwapId(db: Db, userId: string): Promise<string> {
     let id: string | undefined;
-    while (!id) {
-      id = (await t.db.selectFrom('swaps').select('id').where('user_id', '=', account.userId).executeTakeFirst())?.id;
-      if (Date.now() - started > 30_000) throw new Error('the swap was never created');
-    }
-    await t.db
-      .updateTable('swaps')
-      .set({ status: 'done', progress: 100, result_url: 'https://media.test/result.jpg' })
-      .where('id', '=', id)
-      .execute();
+    await until(async () => {
+      id = (await db.selectFrom('swaps').select('id').where('user_id', '=', userId).executeTakeFirst())?.id;
+      return id !== undefined;
+    }, 'the swap to be created');
+    return id!;
+  }
+
+  /** Plays the worker: the swap is done. */
+  const finish = (id: string) =>
+    t.db.updateTable('swaps').set({ status: 'done', progress: 100, result_url: 'https://media.test/result.jpg' }).where('id', '=', id).execute();
+
+  it('returns as soon as the swap reaches a terminal state, not when the budget ends', async () => {
+    // A witness with the same budget, waiting since before this create on a swap that stays queued:
+    // had the answer below come only when its budget ended, the witness's would have ended first.
+    const witness = await t.createAccount({ credits: 5 });
+    let witnessAnswered = false;
+    const witnessPending = t
+      .request('/api/v1/swaps?wait=true', { method: 'POST', key: witness.apiKey, json: imageSwap() })
+      .finally(() => (witnessAnswered = true));
+    const witnessId = await createdSwapId(t.db, witness.userId);
+
+    const account = await t.createAccount({ credits: 5 });
+    const pending = t.request('/api/v1/swaps?wait=true', { method: 'POST', key: account.apiKey, json: imageSwap() });
+    const id = await createdSwapId(t.db, account.userId);
+    await finish(id);
     const res = await pending;
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ id, status: 'done', progress: 100 });
-    expect(Date.now() - started).toBeLessThan(t.config.waitBudgetSeconds * 1000);
+    expect(witnessAnswered).toBe(false);
+
+    await finish(witnessId);
+    const witnessRes = await witnessPending;
+    expect([witnessRes.status, witnessRes.body.id, witnessRes.body.status]).toEqual([201, witnessId, 'done']);
   });
 
   it('waits on a replayed create too, answering with the terminal state', async () => {
@@ -473,10 +492,7 @@ describe('wait=true', () => {
     try {
       const account = await app.createAccount({ credits: 5 });
       const pending = app.request('/api/v1/swaps?wait=true', { method: 'POST', key: account.apiKey, json: imageSwap() });
-      const started = Date.now();
-      while (!(await app.db.selectFrom('swaps').select('id').where('user_id', '=', account.userId).executeTakeFirst())) {
-        if (Date.now() - started > 30_000) throw new Error('the swap was never created');
-      }
+      await createdSwapId(app.db, account.userId);
       await dropDatabase(app.database);
       const res = await pending;
       expect([res.status, res.body.status, res.body.credit_cost]).toEqual([201, 'queued', 1]);
