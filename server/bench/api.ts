@@ -45,7 +45,7 @@ const demo = (n: number) =>
 const children = new Set<ChildProcess>();
 function startChild(args: string[], env: Record<string, string> = {}): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: path.join(serverDir, '../launcher'),
+    cwd: serverDir,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -97,7 +97,8 @@ async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
 async function startDoppel(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const prof = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF)}`] : [];
-  const child = startChild([...prof, 'src/main.ts'], {
+  // Run as `pnpm start` runs it: the launcher's entry, from server/.
+  const child = startChild([...prof, '../launcher/src/main.ts'], {
     DOPPEL_ROLE: 'api',
     DOPPEL_HOST: '127.0.0.1',
     DOPPEL_PORT: String(port),
