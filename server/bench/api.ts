@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +26,7 @@ import type { LoadResult, LoadScenario } from './load';
  * refused; that one runs on a second server with the spec's limits, one key far over its budget.
  * Creates fetch real photos over HTTPS on loopback (test CA, loopback DoH), already scanned.
  * Traffic stays on 127.0.0.1; everything started here is stopped at the end or on a timeout.
+ * Besides the rates: the CPU time the server process and the embedded PostgreSQL spent per response.
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server process there; BENCH_ONLY=<text>
  * runs only the scenarios whose name contains it (the bare baseline always runs).
  */
@@ -45,7 +46,7 @@ const demo = (n: number) =>
 const children = new Set<ChildProcess>();
 function startChild(args: string[], env: Record<string, string> = {}): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: path.join(serverDir, '../launcher'),
+    cwd: serverDir,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -85,6 +86,27 @@ async function cpuMsOf(pid: number | undefined): Promise<number | undefined> {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * CPU time of the embedded PostgreSQL so far (the postmaster and its children: the backends
+ * serving the server, its background workers), or undefined on DATABASE_URL. A backend that
+ * ends between two readings takes its time with it; the server's pooled ones live through a scenario.
+ */
+async function postgresCpuMs(dataDir: string): Promise<number | undefined> {
+  if (process.env.DATABASE_URL) return undefined;
+  const postmaster = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
+  if (!postmaster) return undefined;
+  const stats = await Promise.all(
+    (await readdir('/proc')).filter((name) => /^\d+$/.test(name)).map((pid) => readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')),
+  );
+  let total = 0;
+  for (const stat of stats) {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Field 4 of the file is the parent's pid.
+    if (Number(fields[1]) === postmaster || stat.startsWith(`${postmaster} `)) total += (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+  return total;
+}
+
 async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
   for (;;) {
     if (child.exitCode !== null) throw new Error('the Doppel server exited during start-up');
@@ -97,7 +119,8 @@ async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
 async function startDoppel(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const prof = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF)}`] : [];
-  const child = startChild([...prof, 'src/main.ts'], {
+  // Run as `pnpm start` runs it: the launcher's entry, from server/.
+  const child = startChild([...prof, '../launcher/src/main.ts'], {
     DOPPEL_ROLE: 'api',
     DOPPEL_HOST: '127.0.0.1',
     DOPPEL_PORT: String(port),
@@ -136,18 +159,20 @@ interface Row {
   result: LoadResult;
   /** CPU of the server process per response, when known. */
   cpuMsPerRequest?: number;
+  /** CPU of the embedded PostgreSQL per response, when known. */
+  postgresMsPerRequest?: number;
 }
 
 function table(rows: Row[], bare: LoadResult): string {
   const lines = [
-    `| scenario (${CONNECTIONS} connections, ${SECONDS} s) | req/s | p50 ms | p99 ms | vs bare Fastify | server CPU ms/req | responses |`,
-    '|---|---|---|---|---|---|---|',
+    `| scenario (${CONNECTIONS} connections, ${SECONDS} s) | req/s | p50 ms | p99 ms | vs bare Fastify | server CPU ms/req | PostgreSQL CPU ms/req | responses |`,
+    '|---|---|---|---|---|---|---|---|',
   ];
-  for (const { name, result, cpuMsPerRequest } of rows) {
+  for (const { name, result, cpuMsPerRequest, postgresMsPerRequest } of rows) {
     const statuses = Object.entries(result.statuses).map(([status, n]) => `${n}×${status}`).join(' ');
     lines.push(
       `| ${name} | ${Math.round(result.requestsPerSecond)} | ${result.p50} | ${result.p99} | ` +
-        `${(result.requestsPerSecond / bare.requestsPerSecond).toFixed(3)}× | ${cpuMsPerRequest?.toFixed(2) ?? '–'} | ${statuses}${result.errors ? ` ${result.errors} errors` : ''} |`,
+        `${(result.requestsPerSecond / bare.requestsPerSecond).toFixed(3)}× | ${cpuMsPerRequest?.toFixed(2) ?? '–'} | ${postgresMsPerRequest?.toFixed(2) ?? '–'} | ${statuses}${result.errors ? ` ${result.errors} errors` : ''} |`,
     );
   }
   return lines.join('\n');
@@ -219,9 +244,14 @@ async function main(): Promise<void> {
     const rows: Row[] = [{ name: 'bare Fastify GET (PublicSwap body)', result: bare, cpuMsPerRequest: perRequest(bareCpu, bareCpuAfter, bare) }];
     const measure = async (name: string, requests: LoadScenario['requests'], url = doppel.url) => {
       if (ONLY && !name.includes(ONLY)) return;
-      const cpuBefore = await cpuMsOf(doppel.child.pid);
+      const [cpuBefore, postgresBefore] = [await cpuMsOf(doppel.child.pid), await postgresCpuMs(workDir)];
       const result = await runLoad({ url, requests });
-      rows.push({ name, result, cpuMsPerRequest: perRequest(cpuBefore, await cpuMsOf(doppel.child.pid), result) });
+      rows.push({
+        name,
+        result,
+        cpuMsPerRequest: perRequest(cpuBefore, await cpuMsOf(doppel.child.pid), result),
+        postgresMsPerRequest: perRequest(postgresBefore, await postgresCpuMs(workDir), result),
+      });
       console.error(`${name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`);
     };
     await measure(`GET /me, ${KEYS} keys`, keys.map((key) => ({ method: 'GET', path: '/api/v1/me', headers: auth(key) })));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { DatabaseUnavailableError } from './unavailable';
@@ -21,6 +21,9 @@ const PREPARED_MARK = '/* prepared */';
  * that name their result columns: a prepared `select *` would fail once its table gains a column.
  */
 export const PREPARED = sql.raw(PREPARED_MARK);
+
+/** A statement given as text and positional parameters, marked PREPARED (for SQL that others write, such as pg-boss). */
+export const preparedQuery = (text: string, parameters: readonly unknown[]): CompiledQuery => CompiledQuery.raw(`${PREPARED_MARK}${text}`, [...parameters]);
 
 /** Statement names by text; only marked statements get one, so this stays small. */
 const statementNames = new Map<string, string>();

@@ -10,6 +10,7 @@ import * as crashRecovery from './migrations/0007-crash-recovery';
 import * as dashboard from './migrations/0008-dashboard';
 import * as storageQuota from './migrations/0009-storage-quota';
 import * as createInFewerRoundTrips from './migrations/0010-create-in-fewer-round-trips';
+import * as storageQuotaInTheCreateRoundTrips from './migrations/0011-storage-quota-in-the-create-round-trips';
 import * as scanVerdictUse from './migrations/0012-scan-verdict-use';
 
 /** Migrations are compiled into the program, so a deployment can never miss a file. */
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0008-dashboard': dashboard,
   '0009-storage-quota': storageQuota,
   '0010-create-in-fewer-round-trips': createInFewerRoundTrips,
+  '0011-storage-quota-in-the-create-round-trips': storageQuotaInTheCreateRoundTrips,
   '0012-scan-verdict-use': scanVerdictUse,
 };
 

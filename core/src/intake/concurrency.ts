@@ -10,26 +10,35 @@ export interface SlotRequest {
   cap: number;
   /** Credits the user must hold for the create to be worth starting. */
   minCredits: number;
+  /** The user's storage quota: a user storing this much already has no room for any input. */
+  quotaBytes: number;
   ownerInstance: number;
 }
 
-export type SlotOutcome = { reservation: string } | { refused: 'concurrent' | 'credits' };
+export type SlotOutcome =
+  | { reservation: string }
+  | { refused: 'concurrent' }
+  | { refused: 'credits' }
+  /** `storedBytes`: what the user's tasks keep in storage now. */
+  | { refused: 'storage'; storedBytes: number };
 
 /**
  * Takes one of the key's concurrent-create slots (spec 4.3 rule 1), before any side effect,
- * unless the key is at its cap or the user's balance is below `minCredits`. A slot is held by
- * every create in flight and every swap not yet terminal; the check and the reservation happen
- * under one per-key lock, so N simultaneous creates can never pass a cap smaller than N. A
- * create's slot is held only while its process lives: one that crashed mid-create frees it at
- * once. One round trip, prepared: doppel_reserve_create (migration 0010).
+ * unless the key is at its cap, the user's balance is below `minCredits` or the user's stored
+ * bytes are at the quota (checked in that order). A slot is held by every create in flight and
+ * every swap not yet terminal; the check and the reservation happen under one per-key lock, so N
+ * simultaneous creates can never pass a cap smaller than N. A create's slot is held only while
+ * its process lives: one that crashed mid-create frees it at once. One round trip, prepared:
+ * doppel_reserve_create (migrations 0010 and 0011).
  */
 export async function reserveCreateSlot(db: Db, request: SlotRequest): Promise<SlotOutcome> {
   const id = newId('res');
-  const { rows } = await sql<{ outcome: 'reserved' | 'concurrent' | 'credits' }>`${PREPARED}
-    select doppel_reserve_create(${id}, ${request.apiKeyId}, ${request.userId}, ${request.cap}, ${request.minCredits},
-      ${request.ownerInstance}, ${LOCK_NAMESPACE}) as outcome`.execute(db);
-  const { outcome } = rows[0]!;
-  return outcome === 'reserved' ? { reservation: id } : { refused: outcome };
+  const { rows } = await sql<{ outcome: 'reserved' | 'concurrent' | 'credits' | 'storage'; stored_bytes: number | null }>`${PREPARED}
+    select outcome, stored_bytes from doppel_reserve_create(${id}, ${request.apiKeyId}, ${request.userId}, ${request.cap},
+      ${request.minCredits}, ${request.quotaBytes}, ${request.ownerInstance}, ${LOCK_NAMESPACE})`.execute(db);
+  const { outcome, stored_bytes } = rows[0]!;
+  if (outcome === 'reserved') return { reservation: id };
+  return outcome === 'storage' ? { refused: outcome, storedBytes: stored_bytes ?? 0 } : { refused: outcome };
 }
 
 export async function releaseCreateSlot(db: Db, reservationId: string): Promise<void> {

@@ -1,5 +1,6 @@
-import { PgBoss, fromKysely } from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { preparedQuery } from '../db/connect';
 import type { Database } from '../db/schema';
 import type { QueuePayloads } from './payloads';
 
@@ -81,6 +82,17 @@ export async function startBoss(connectionString: string, onError: (error: Error
 }
 
 /**
+ * pg-boss's statements through `db`, each prepared on its connection: a job insert is the same
+ * text for every job of a queue, and a long one, which PostgreSQL would otherwise parse and plan
+ * on every create.
+ */
+function preparedThrough(db: Kysely<Database>) {
+  return {
+    executeSql: async (text: string, values?: unknown[]) => ({ rows: (await db.executeQuery(preparedQuery(text, values ?? []))).rows }),
+  };
+}
+
+/**
  * Queues a job through `db`: given a transaction, the job exists exactly when the rows it works
  * on do. pg-boss answers null instead of failing when it stored nothing; that is an error here.
  */
@@ -91,7 +103,7 @@ export async function sendJob<Queue extends QueueName>(
   data: QueuePayloads[Queue],
   options: { startAfter?: Date; group?: { id: string } } = {},
 ): Promise<string> {
-  const id = await boss.send(queue, data, { db: fromKysely(db), ...options });
+  const id = await boss.send(queue, data, { db: preparedThrough(db), ...options });
   if (!id) throw new Error(`queue ${queue} did not accept the job`);
   return id;
 }

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import { PREPARED, type Db } from '../db/connect';
 
 export const WINDOW_SECONDS = 60;
@@ -21,13 +21,30 @@ export interface BudgetState {
   resetInMs: number;
 }
 
+/** The budget's columns; named apart from any column of a read made alongside. */
 interface Spent {
-  exceeded: 'minute' | 'day' | null;
-  used_minute: number;
-  used_today: number;
-  oldest_ms: number | null;
-  now_ms: number;
-  next_day_ms: number;
+  budget_exceeded: 'minute' | 'day' | null;
+  budget_used_minute: number;
+  budget_used_today: number;
+  budget_oldest_ms: number | null;
+  budget_now_ms: number;
+  budget_next_day_ms: number;
+}
+
+/**
+ * A read to make in the statement that spends a request's budget: a select whose text is the
+ * same on every call (the statement is prepared), and the order of its rows by its own columns,
+ * when it has one (rows out of a join come in no promised order).
+ */
+export interface ReadAlong<Row> {
+  query: Expression<Row>;
+  orderBy?: readonly { column: keyof Row & string; direction: 'asc' | 'desc' }[];
+}
+
+/** What a spend answers: the budget after it, and the rows of the read made alongside (none when refused). */
+export interface Spend<Row> {
+  state: BudgetState;
+  rows: Row[];
 }
 
 /**
@@ -35,21 +52,30 @@ interface Spent {
  * `perMinute` in any sliding WINDOW_SECONDS and `perDay` per UTC day, shared by every server
  * process through one row per key in PostgreSQL, spent by one function call
  * (doppel_spend_request, migration 0006) in one round trip, prepared on each connection.
+ * Given `read`, the same statement makes that read too when the request is admitted: the
+ * request's own read costs no round trip of its own.
  */
-export async function spendRequest(db: Db, apiKeyId: string, limits: BudgetLimits): Promise<BudgetState> {
-  const { rows } = await sql<Spent>`${PREPARED}
+export async function spendRequest<Row = never>(db: Db, apiKeyId: string, limits: BudgetLimits, read?: ReadAlong<Row>): Promise<Spend<Row>> {
+  const order = read?.orderBy?.map(({ column, direction }) => sql`${sql.ref(`r.${column}`)} ${sql.raw(direction)}`);
+  const { rows } = await sql<Spent & { budget_read: boolean | null } & Row>`${PREPARED}
     select
-      s.exceeded,
-      s.used_minute,
-      s.used_today,
-      extract(epoch from s.oldest)::float8 * 1000 as oldest_ms,
-      extract(epoch from s.clock)::float8 * 1000 as now_ms,
-      extract(epoch from date_trunc('day', s.clock at time zone 'utc') + interval '1 day')::float8 * 1000 as next_day_ms
+      s.exceeded as budget_exceeded,
+      s.used_minute as budget_used_minute,
+      s.used_today as budget_used_today,
+      extract(epoch from s.oldest)::float8 * 1000 as budget_oldest_ms,
+      extract(epoch from s.clock)::float8 * 1000 as budget_now_ms,
+      extract(epoch from date_trunc('day', s.clock at time zone 'utc') + interval '1 day')::float8 * 1000 as budget_next_day_ms
+      ${read ? sql`, r.*` : sql``}
     from doppel_spend_request(${apiKeyId}, ${limits.perMinute}, ${limits.perDay}, make_interval(secs => ${WINDOW_SECONDS})) s
+    ${read ? sql`left join lateral (select true as budget_read, q.* from ${read.query} q where s.exceeded is null) r on true` : sql``}
+    ${order ? sql`order by ${sql.join(order)}` : sql``}
   `.execute(db);
-  const spent = rows[0]!;
-  const windowEndMs = (spent.oldest_ms ?? spent.now_ms) + WINDOW_SECONDS * 1000;
-  const secondsUntil = (ms: number) => Math.max(1, Math.ceil((ms - spent.now_ms) / 1000));
+  return { state: budgetAfter(rows[0]!, limits), rows: rows.filter((row) => row.budget_read) };
+}
+
+function budgetAfter(spent: Spent, limits: BudgetLimits): BudgetState {
+  const windowEndMs = (spent.budget_oldest_ms ?? spent.budget_now_ms) + WINDOW_SECONDS * 1000;
+  const secondsUntil = (ms: number) => Math.max(1, Math.ceil((ms - spent.budget_now_ms) / 1000));
 
   const refusal = (exceeded: 'minute' | 'day', resetMs: number): BudgetState => ({
     exceeded,
@@ -57,18 +83,18 @@ export async function spendRequest(db: Db, apiKeyId: string, limits: BudgetLimit
     remaining: 0,
     resetAt: Math.ceil(resetMs / 1000),
     retryAfterSeconds: secondsUntil(resetMs),
-    resetInMs: resetMs - spent.now_ms,
+    resetInMs: resetMs - spent.budget_now_ms,
   });
 
-  if (spent.exceeded === 'day') return refusal('day', spent.next_day_ms);
-  if (spent.exceeded === 'minute') return refusal('minute', windowEndMs);
+  if (spent.budget_exceeded === 'day') return refusal('day', spent.budget_next_day_ms);
+  if (spent.budget_exceeded === 'minute') return refusal('minute', windowEndMs);
   return {
     exceeded: null,
     limit: limits.perMinute,
-    remaining: Math.min(limits.perMinute - spent.used_minute - 1, limits.perDay - spent.used_today - 1),
+    remaining: Math.min(limits.perMinute - spent.budget_used_minute - 1, limits.perDay - spent.budget_used_today - 1),
     resetAt: Math.ceil(windowEndMs / 1000),
     retryAfterSeconds: 0,
-    resetInMs: windowEndMs - spent.now_ms,
+    resetInMs: windowEndMs - spent.budget_now_ms,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema';
 import type { Storage } from './storage';
 
@@ -9,17 +9,24 @@ export interface StoredFile {
 }
 
 /**
- * Counts files toward their user's stored bytes (`stored_files`; the trigger of migration 0009
- * keeps the user's total). Given a transaction, they count exactly when its rows commit. A key
- * written again (a thumbnail made twice) counts once, at its latest size.
+ * Counting files as SQL, to run as an expression of a larger statement (the create's last
+ * write): doppel_record_stored_files (migration 0011) counts them toward their user's stored
+ * bytes and evaluates to the user's total after them. A key written again (a thumbnail made
+ * twice) counts once, at its latest size. Inside a transaction the total is exact: its row stays
+ * locked until the transaction ends, so no other transaction can add to it meanwhile.
  */
-export async function recordStoredFiles(db: Kysely<Database>, userId: string, files: StoredFile[]): Promise<void> {
-  if (files.length === 0) return;
-  await db
-    .insertInto('stored_files')
-    .values(files.map((file) => ({ key: file.key, user_id: userId, bytes: file.bytes })))
-    .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ user_id: eb.ref('excluded.user_id'), bytes: eb.ref('excluded.bytes') })))
-    .execute();
+export function recordStoredFilesStep(userId: string, files: StoredFile[]): RawBuilder<number> {
+  return sql<number>`doppel_record_stored_files(${userId}, ${files.map((file) => file.key)}::text[], ${files.map((file) => file.bytes)}::bigint[])`;
+}
+
+/**
+ * Counts files toward their user's stored bytes (`stored_files`; the trigger of migration 0009
+ * keeps the user's total) and returns that total after them. Given a transaction, they count
+ * exactly when its rows commit.
+ */
+export async function recordStoredFiles(db: Kysely<Database>, userId: string, files: StoredFile[]): Promise<number> {
+  const { rows } = await sql<{ stored_bytes: number }>`select ${recordStoredFilesStep(userId, files)} as stored_bytes`.execute(db);
+  return rows[0]!.stored_bytes;
 }
 
 /** Stops counting files that are gone; keys never counted (stored before 0009) are ignored. */

@@ -34,16 +34,21 @@ export async function insertSwap(db: Db, swap: NewSwap): Promise<SwapRow> {
 
 /**
  * The swap with this id if the key created it, as far as it is shown; another key's swap is as
- * absent as a missing one. Prepared: GET /swaps/{id} runs nothing else.
+ * absent as a missing one. Prepared: GET /swaps/{id} runs nothing else (and reads it with the
+ * request's spend, findSwapQuery).
  */
 export function findSwap(db: Db, apiKeyId: string, id: string): Promise<PublicSwapRow | undefined> {
+  return findSwapQuery(db, apiKeyId, id).executeTakeFirst();
+}
+
+/** findSwap's statement, to run as part of another. */
+export function findSwapQuery(db: Db, apiKeyId: string, id: string) {
   return db
     .selectFrom('swaps')
     .modifyFront(PREPARED)
     .select(PUBLIC_SWAP_COLUMNS)
     .where('id', '=', id)
-    .where('api_key_id', '=', apiKeyId)
-    .executeTakeFirst();
+    .where('api_key_id', '=', apiKeyId);
 }
 
 /** The swap as it is now, whoever owns it (jobs and the operator act for no API key). */
@@ -214,7 +219,7 @@ export async function countSwaps(db: Db): Promise<{ type: SwapType; status: Swap
 }
 
 export interface SwapPage {
-  rows: SwapRow[];
+  rows: PublicSwapRow[];
   /** Null on the last page. */
   nextCursor: string | null;
 }
@@ -232,21 +237,34 @@ export interface SwapFilter {
   type?: SwapType;
 }
 
-/**
- * One page of a key's swaps, newest first: created_at descending, then id descending, so rows
- * sharing a timestamp are neither skipped nor repeated across pages (keyset pagination on the
- * `swaps_key_page` index). The cursor carries created_at to the microsecond, selected as an
- * integer in SQL because a JS Date would round it.
- */
-export function listSwaps(db: Db, apiKeyId: string, page: PageRequest): Promise<SwapPage> {
-  return listScopedSwaps(db, { apiKeyId }, {}, page);
+/** A page's row: a swap as it is shown, and its creation time to the microsecond for the cursor. */
+export type SwapPageRow = PublicSwapRow & { created_at_micros: string };
+
+/** The order of a page: newest first, then by id (also the order a page read with a spend is put in). */
+export const SWAP_PAGE_ORDER = [
+  { column: 'created_at', direction: 'desc' },
+  { column: 'id', direction: 'desc' },
+] as const satisfies readonly { column: keyof SwapPageRow; direction: 'asc' | 'desc' }[];
+
+/** One page of swaps (`swapPageQuery`, `swapPageOf`) for any scope, optionally filtered by status and type. */
+export async function listScopedSwaps(db: Db, scope: SwapScope, filter: SwapFilter, page: PageRequest): Promise<SwapPage> {
+  return swapPageOf(await swapPageQuery(db, scope, filter, page).execute(), page.limit);
 }
 
-/** The same pages for any scope, optionally filtered by status and type (`swaps_user_page` for a user). */
-export async function listScopedSwaps(db: Db, scope: SwapScope, filter: SwapFilter, page: PageRequest): Promise<SwapPage> {
+/**
+ * The statement of one page, newest first: created_at descending, then id descending, so rows
+ * sharing a timestamp are neither skipped nor repeated across pages (keyset pagination on the
+ * `swaps_key_page` index for a key, `swaps_user_page` for a user). It reads one row more than the
+ * page holds, which tells whether a next one exists. The cursor carries created_at to the
+ * microsecond, selected as an integer in SQL because a JS Date would round it. Prepared: each
+ * combination of scope, filters and cursor is one text; GET /swaps reads it with the request's
+ * spend, its only round trip.
+ */
+export function swapPageQuery(db: Db, scope: SwapScope, filter: SwapFilter, page: PageRequest) {
   let query = db
     .selectFrom('swaps')
-    .selectAll()
+    .modifyFront(PREPARED)
+    .select(PUBLIC_SWAP_COLUMNS)
     .select(sql<string>`(extract(epoch from created_at) * 1000000)::int8::text`.as('created_at_micros'));
   query = 'apiKeyId' in scope ? query.where('api_key_id', '=', scope.apiKeyId) : query.where('user_id', '=', scope.userId);
   if (filter.status) query = query.where('status', '=', filter.status);
@@ -257,17 +275,15 @@ export async function listScopedSwaps(db: Db, scope: SwapScope, filter: SwapFilt
       sql<boolean>`(created_at, id) < (timestamptz 'epoch' + ${createdAtMicros.toString()}::int8 * interval '1 microsecond', ${id})`,
     );
   }
-  const found = await query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
-    .execute();
+  for (const { column, direction } of SWAP_PAGE_ORDER) query = query.orderBy(column, direction);
+  return query.limit(page.limit + 1);
+}
 
-  const rows = found.slice(0, page.limit);
+/** The page that swapPageQuery's rows (in its order) make. */
+export function swapPageOf(found: SwapPageRow[], limit: number): SwapPage {
+  const rows = found.slice(0, limit);
   const last = rows.at(-1);
   const nextCursor =
-    found.length > page.limit && last
-      ? encodeSwapCursor({ createdAtMicros: BigInt(last.created_at_micros), id: last.id })
-      : null;
+    found.length > limit && last ? encodeSwapCursor({ createdAtMicros: BigInt(last.created_at_micros), id: last.id }) : null;
   return { rows: rows.map(({ created_at_micros: _, ...row }) => row), nextCursor };
 }

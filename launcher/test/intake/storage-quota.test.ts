@@ -65,6 +65,18 @@ describe('the per-user storage quota', () => {
     expect(await sizeOf(quota, keys)).toBe(2 * perSwap);
   });
 
+  it('lets only as many simultaneous creates through as there is room for', async () => {
+    const account = await quota.createAccount({ credits: 10 });
+    const perSwap = face.length + bigGroup.length;
+    // Scanned once here: the simultaneous creates below then all pass the check before fetching.
+    expect((await createImageSwap(quota, account.apiKey)).status).toBe(201);
+
+    const answers = await Promise.all(Array.from({ length: 5 }, () => createImageSwap(quota, account.apiKey)));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 413, 413, 413, 413]);
+    expect(await storedBytes(quota.db, account.userId)).toBe(2 * perSwap);
+    expect((await getBalances(quota.db, account.userId)).total).toBe(8);
+  });
+
   it("holds a free face detection to it too, and never touches another user's room", async () => {
     const full = await quota.createAccount({ credits: 10 });
     for (let i = 0; i < 2; i++) expect((await createImageSwap(quota, full.apiKey)).status).toBe(201);

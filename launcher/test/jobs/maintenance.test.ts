@@ -122,7 +122,7 @@ describe('maintenance', () => {
         [idleSinceYesterday!.apiKeyId, { minute: 0, today: 0 }],
       ]),
     );
-    expect((await spendRequest(t.db, idleSinceYesterday!.apiKeyId, limits)).remaining).toBe(limits.perMinute - 1);
+    expect((await spendRequest(t.db, idleSinceYesterday!.apiKeyId, limits)).state.remaining).toBe(limits.perMinute - 1);
     const failures = await t.db.selectFrom('auth_failures').select('client').where('client', 'in', ['192.0.2.7', '192.0.2.8']).execute();
     expect(failures).toEqual([{ client: '192.0.2.8' }]);
   });

@@ -14,7 +14,7 @@ import type { StoredInput } from '@doppel/core/db/stored-inputs';
 import { insertFaceDetectTask } from '@doppel/core/tasks/face-detect-tasks';
 import type { IntakeBudget, IntakeShare } from './intake-budget';
 import { measureMedia } from './measure';
-import { requireStorageRoom } from './storage-quota';
+import { requireStorageRoom, requireWithinQuota } from './storage-quota';
 
 export interface CreateFaceDetectDeps {
   db: Db;
@@ -70,8 +70,7 @@ async function storeFaceDetectTask(
   await deps.storage.put(key, media.bytes, media.mimeType);
   try {
     await deps.db.transaction().execute(async (trx) => {
-      await recordStoredFiles(trx, caller.userId, [{ key, bytes: media.bytes.length }]);
-      await requireStorageRoom(trx, caller.userId, deps.config.storageQuotaBytes, 0);
+      requireWithinQuota(await recordStoredFiles(trx, caller.userId, [{ key, bytes: media.bytes.length }]), deps.config.storageQuotaBytes);
       const target: StoredInput = { key, kind: media.kind, mimeType: media.mimeType };
       await insertFaceDetectTask(trx, { id: taskId, api_key_id: caller.apiKeyId, status: 'queued', target: JSON.stringify(target) });
       await sendJob(deps.boss, trx, queues.faceDetect.name, { taskId });

@@ -5,6 +5,7 @@ import { chargeSteps } from '@doppel/core/accounts/credits';
 import { cheapestPrice, priceSwap } from '@doppel/core/billing/pricing';
 import type { Config } from '@doppel/core/config';
 import type { InstanceLiveness } from '@doppel/core/db/instance-liveness';
+import { PREPARED } from '@doppel/core/db/connect';
 import type { Database } from '@doppel/core/db/schema';
 import type { SwapInputs } from '@doppel/core/db/stored-inputs';
 import { ApiError } from '@doppel/core/errors';
@@ -15,7 +16,7 @@ import { SOURCE_MEDIA, TARGET_MEDIA_BY_SWAP_TYPE } from '@doppel/core/media/snif
 import { queues, sendJob } from '@doppel/core/queue/boss';
 import { swapJobGroup } from '@doppel/core/queue/render-groups';
 import { inputKey } from '@doppel/core/storage/keys';
-import { recordStoredFiles } from '@doppel/core/storage/stored-files';
+import { recordStoredFilesStep } from '@doppel/core/storage/stored-files';
 import { toPublicSwap, type PublicSwapRow } from '@doppel/core/tasks/public-swap';
 import { insertSwapStep } from '@doppel/core/tasks/swaps';
 import { releaseCreateSlot, releaseSlotStep, reserveCreateSlot } from '@doppel/core/intake/concurrency';
@@ -23,7 +24,7 @@ import type { IntakeBudget } from './intake-budget';
 import type { MediaMeasure } from '@doppel/core/db/stored-inputs';
 import { measureMedia, STILL_KINDS } from './measure';
 import { lookUpScans, requireCleanContent, scannedClean, type ScanGateDeps } from './scan-gate';
-import { requireStorageRoom } from './storage-quota';
+import { overQuota, requireWithinQuota } from './storage-quota';
 
 export interface CreateSwapDeps extends ScanGateDeps {
   guard: FetchGuard;
@@ -77,24 +78,28 @@ export async function createSwapTask(
     userId: caller.userId,
     cap: deps.config.rateLimit.concurrentCreates,
     minCredits: cheapest,
+    quotaBytes: deps.config.storageQuotaBytes,
     ownerInstance: deps.instance.id,
   });
-  if ('refused' in slot && slot.refused === 'concurrent') {
-    const cap = deps.config.rateLimit.concurrentCreates;
-    throw new ApiError('rate_limited_concurrent', `This API key already has ${cap} swaps in flight; wait for one to finish.`, {
-      headers: { 'retry-after': '5' },
-    });
-  }
   if ('refused' in slot) {
-    throw new ApiError('insufficient_credits', `A ${body.type} swap costs at least ${cheapest} credits, more than the balance.`);
+    const cap = deps.config.rateLimit.concurrentCreates;
+    switch (slot.refused) {
+      case 'concurrent':
+        throw new ApiError('rate_limited_concurrent', `This API key already has ${cap} swaps in flight; wait for one to finish.`, {
+          headers: { 'retry-after': '5' },
+        });
+      case 'credits':
+        throw new ApiError('insufficient_credits', `A ${body.type} swap costs at least ${cheapest} credits, more than the balance.`);
+      case 'storage':
+        // A full storage quota is refused before fetching; the exact check is in the transaction.
+        throw overQuota(slot.storedBytes + 1, deps.config.storageQuotaBytes);
+    }
   }
   const { reservation } = slot;
   const swapId = newId('swp');
   const stored: string[] = [];
   const share = deps.intakeBudget.open();
   try {
-    // A full storage quota is refused before fetching; the exact check is in the transaction.
-    await requireStorageRoom(deps.db, caller.userId, deps.config.storageQuotaBytes, 1);
     const fetchOptions = { guard: deps.guard, timeoutMs: deps.config.media.fetchTimeoutMs, signal: options.signal, share };
     if (body.webhook_url) await vetPublicUrl({ url: body.webhook_url, field: 'webhook_url', ...fetchOptions });
 
@@ -169,12 +174,12 @@ export async function createSwapTask(
     const { type, target_url: _t, webhook_url, metadata, ...params } = body;
 
     return await deps.db.transaction().execute(async (trx) => {
-      await recordStoredFiles(trx, caller.userId, media.map((m, i) => ({ key: keys[i]!, bytes: m.bytes.length })));
-      await requireStorageRoom(trx, caller.userId, deps.config.storageQuotaBytes, 0);
       await sendJob(deps.boss, trx, queues.swap.name, { swapId }, { group: swapJobGroup(type, caller.userId) });
-      // The charge, the swap row and the slot's release in one statement (one round trip).
+      // The inputs' count toward the storage quota, the charge, the swap row and the slot's
+      // release in one statement (one round trip), prepared: every create sends the same text.
       const charge = chargeSteps(caller.userId, swapId, cost);
-      const { rows } = await sql<PublicSwapRow & { charged: boolean }>`
+      const files = media.map((m, i) => ({ key: keys[i]!, bytes: m.bytes.length }));
+      const { rows } = await sql<PublicSwapRow & { charged: boolean; stored_bytes: number }>`${PREPARED}
         with ${charge.steps},
         released as (${releaseSlotStep(reservation)}),
         swap as (${insertSwapStep({
@@ -190,9 +195,10 @@ export async function createSwapTask(
           params: JSON.stringify(params),
           inputs: JSON.stringify(inputs),
         })})
-        select swap.*, ${charge.covered} as charged from swap`.execute(trx);
-      const { charged, ...row } = rows[0]!;
-      // Rolled back with the transaction: the swap row written alongside is unpaid.
+        select swap.*, ${charge.covered} as charged, ${recordStoredFilesStep(caller.userId, files)} as stored_bytes from swap`.execute(trx);
+      const { charged, stored_bytes, ...row } = rows[0]!;
+      // Both roll back with the transaction: the swap row written alongside is unpaid, or past the quota.
+      requireWithinQuota(stored_bytes, deps.config.storageQuotaBytes);
       if (!charged) throw new ApiError('insufficient_credits', `This swap costs ${cost} credits, more than the balance.`);
       const swap = toPublicSwap(row);
       await options.inTransaction?.(trx, swap);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../auth/authenticate';
 import { ApiError } from '@doppel/core/errors';
+import type { SpendingRead } from './read-with-spend';
 import { RefusalMemo } from './refusal-memo';
 import { spendRequest, type BudgetState } from '@doppel/core/rate-limit/request-budget';
 
@@ -14,20 +15,25 @@ declare module 'fastify' {
 /**
  * Spends one request of the caller's budget on every API request, and reports the budget in
  * `x-ratelimit-*` headers. A refused request is not counted; while a refusal stands, the key's
- * requests are refused from memory. Must follow `requireApiKey`.
+ * requests are refused from memory. The routes of `reads` make their one read in the statement
+ * that spends. Must follow `requireApiKey`.
  */
-export function enforceRateLimit(app: FastifyInstance): void {
+export function enforceRateLimit(app: FastifyInstance, reads: readonly SpendingRead[] = []): void {
   const { db, config } = app.deps;
   const refusals = new RefusalMemo();
+  const readsByRoute = new Map<unknown, SpendingRead>(reads.map((read) => [read.route, read]));
   app.decorateRequest('rateLimit', null);
 
   app.addHook('onRequest', async (request, reply) => {
-    const { apiKeyId } = callerOf(request);
-    let state = refusals.recall(apiKeyId);
+    const caller = callerOf(request);
+    let state = refusals.recall(caller.apiKeyId);
     if (!state) {
       const askedAt = Date.now();
-      state = await spendRequest(db, apiKeyId, config.rateLimit);
-      refusals.note(apiKeyId, state, askedAt);
+      // ts-rest names each route's contract entry in its config.
+      const route = request.routeOptions.config;
+      const read = 'tsRestRoute' in route ? readsByRoute.get(route.tsRestRoute) : undefined;
+      state = read ? await read.spend(request, caller, db, config.rateLimit) : (await spendRequest(db, caller.apiKeyId, config.rateLimit)).state;
+      refusals.note(caller.apiKeyId, state, askedAt);
     }
     request.rateLimit = state;
     reply.headers({

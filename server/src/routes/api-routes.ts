@@ -8,20 +8,21 @@ import { cancelSwap } from './cancel-swap';
 import { createFaceDetect } from './create-face-detect';
 import { createSwap } from './create-swap';
 import { getFaceDetect } from './get-face-detect';
-import { getSwap } from './get-swap';
-import { listSwaps } from './list-swaps';
-import { me } from './me';
+import { getSwap, getSwapRead } from './get-swap';
+import { listSwaps, listSwapsRead } from './list-swaps';
+import { me, meRead } from './me';
 import { tsRest } from './ts-rest';
 
 /**
  * Every contract endpoint under /api/v1. Registered as a child plugin: ts-rest installs its own
  * error handler on the scope it is given, and the root's envelope handler must stay in charge.
- * Hooks run before the body is read: API switch, then authentication, then the rate limit.
+ * Hooks run before the body is read: API switch, then authentication, then the rate limit, whose
+ * statement also makes the one read of GET /me, GET /swaps and GET /swaps/{id}.
  */
 export async function apiRoutes(app: FastifyInstance): Promise<void> {
   honourApiSwitch(app);
   requireApiKey(app);
-  enforceRateLimit(app);
+  enforceRateLimit(app, [meRead, getSwapRead, listSwapsRead]);
   const router = tsRest.router(contract, {
     me,
     listSwaps,

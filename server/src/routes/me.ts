@@ -1,15 +1,17 @@
 import { contract } from '@doppel/contract';
-import { callerOf } from '../auth/authenticate';
-import { findAccount } from '@doppel/core/accounts/account';
+import { accountOf, accountQuery } from '@doppel/core/accounts/account';
 import { WINDOW_SECONDS } from '@doppel/core/rate-limit/request-budget';
+import { callerOf } from '../auth/authenticate';
+import { ReadWithSpend } from '../rate-limit/read-with-spend';
 import { tsRest } from './ts-rest';
 
+/** The caller's account, read with the request's spend. */
+export const meRead = new ReadWithSpend(contract.me, (_request, caller, db) => ({ query: accountQuery(db, caller.userId) }));
+
 export const me = tsRest.route(contract.me, async ({ request }) => {
-  const { db } = request.server.deps;
-  const { userId } = callerOf(request);
-  const account = await findAccount(db, userId);
-  if (!account) throw new Error(`api key of missing user ${userId}`);
-  const { user, credits } = account;
+  const [row] = meRead.rowsOf(request);
+  if (!row) throw new Error(`api key of missing user ${callerOf(request).userId}`);
+  const { user, credits } = accountOf(row);
   const budget = request.rateLimit!;
   return {
     status: 200,

@@ -72,6 +72,16 @@ describe('per-minute rate limit shared by two server instances', () => {
     expect(refused.status).toBe(429);
   });
 
+  it('counts the GETs refused for their parameters, which make no read with the spend, like any other', async () => {
+    const { apiKey } = await first.createAccount();
+    const paths = ['/api/v1/swaps/not.an.id', '/api/v1/swaps?cursor=Zm9v', '/api/v1/swaps?limit=0', '/api/v1/swaps/swp_missing', '/api/v1/me'];
+    const answers = [];
+    for (const path of paths) answers.push(await first.request(path, { key: apiKey }));
+    expect(answers.map((a) => a.status)).toEqual([400, 400, 400, 404, 200]);
+    expect(answers.map((a) => a.headers.get('x-ratelimit-remaining'))).toEqual(['4', '3', '2', '1', '0']);
+    expect((await second.request('/api/v1/swaps', { key: apiKey })).status).toBe(429);
+  });
+
   it('carries the budget headers on error responses of an authenticated key', async () => {
     const { apiKey } = await first.createAccount();
     const response = await first.request('/api/v1/swaps/swp_missing', { key: apiKey });
