@@ -15,12 +15,7 @@ export function maskedBlur(values: Float32Array, mask: Uint8Array, width: number
     stack[p * 4 + 2] = values[p * 3 + 2]!;
     stack[p * 4 + 3] = 1;
   }
-  // Two buffers, written in turn: a swap runs several of these per video frame.
-  const spare = new Float32Array(stack.length);
-  for (let pass = 0; pass < 3; pass++) {
-    blurLines(stack, spare, 4, width, height, radius, 4, width * 4);
-    blurLines(spare, stack, 4, height, width, radius, width * 4, 4);
-  }
+  gaussianInPlace(stack, 4, width, height, radius);
   const mean = new Float32Array(width * height * 3);
   const weight = new Float32Array(width * height);
   for (let p = 0; p < weight.length; p++) {
@@ -44,14 +39,23 @@ export function blurMap(map: Float32Array, width: number, height: number, radius
     stack[p * 2] = map[p]!;
     stack[p * 2 + 1] = 1;
   }
-  const spare = new Float32Array(stack.length);
-  for (let pass = 0; pass < 3; pass++) {
-    blurLines(stack, spare, 2, width, height, radius, 2, width * 2);
-    blurLines(spare, stack, 2, height, width, radius, width * 2, 2);
-  }
+  gaussianInPlace(stack, 2, width, height, radius);
   const out = new Float32Array(map.length);
   for (let p = 0; p < map.length; p++) out[p] = stack[p * 2]! / stack[p * 2 + 1]!;
   return out;
+}
+
+/**
+ * Three passes of a separable box blur of `radius` over an interleaved image of `channels`
+ * channels, in place (approximately a Gaussian of sigma ~ `radius`). Two buffers are written in
+ * turn: a swap runs several of these per video frame.
+ */
+function gaussianInPlace(stack: Float32Array, channels: number, width: number, height: number, radius: number): void {
+  const spare = new Float32Array(stack.length);
+  for (let pass = 0; pass < 3; pass++) {
+    blurLines(stack, spare, channels, width, height, radius, channels, width * channels);
+    blurLines(spare, stack, channels, height, width, radius, width * channels, channels);
+  }
 }
 
 /** Box-blurs `lines` lines of `length` pixels of `channels` channels into `out`, zero beyond the ends; `step` moves along a line, `stride` to the next. */
