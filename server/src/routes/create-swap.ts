@@ -1,6 +1,6 @@
 import { contract, isTerminalSwapStatus, type PublicSwap } from '@doppel/contract';
 import type { FastifyRequest } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import { callerOf } from '../auth/authenticate';
 import { createSwapTask } from '../intake/create-swap';
 import {
@@ -15,6 +15,16 @@ import { toPublicSwap } from '@doppel/core/tasks/public-swap';
 import { findSwap } from '@doppel/core/tasks/swaps';
 import { tsRest } from './ts-rest';
 
+/**
+ * The Node response under a ts-rest handler's reply. @ts-rest/fastify types `reply` with fastify
+ * 4's generic order, which hides `raw`'s type; fastify's HTTP/1 server always makes it a
+ * ServerResponse.
+ */
+function nodeResponseOf(reply: { raw: unknown }): ServerResponse {
+  if (reply.raw instanceof ServerResponse) return reply.raw;
+  throw new Error('the reply carries no Node ServerResponse');
+}
+
 /** Aborts when the client goes away, so waits and fetches end with it (the task itself does not). */
 function clientGone(request: IncomingMessage, response: ServerResponse): AbortSignal {
   const controller = new AbortController();
@@ -28,8 +38,7 @@ function clientGone(request: IncomingMessage, response: ServerResponse): AbortSi
 export const createSwap = tsRest.route(contract.createSwap, async ({ request, reply, body, headers, query }) => {
   const deps = request.server.deps;
   const caller = callerOf(request);
-  // @ts-rest/fastify types `reply` with fastify 4's generic order, which hides `raw`'s real type.
-  const signal = clientGone(request.raw, reply.raw as unknown as ServerResponse);
+  const signal = clientGone(request.raw, nodeResponseOf(reply));
   // Long polls also end when a shutdown needs the process back; fetches and the create do not.
   const waitSignal = AbortSignal.any([signal, deps.drain.waitsEnded]);
   const idempotencyKey = headers['idempotency-key'];

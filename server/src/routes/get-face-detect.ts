@@ -1,11 +1,17 @@
 import { contract } from '@doppel/contract';
-import { callerOf } from '../auth/authenticate';
 import { notFound } from '@doppel/core/errors';
-import { findFaceDetectTask, toFaceDetectTask } from '@doppel/core/tasks/face-detect-tasks';
+import { findFaceDetectTaskQuery, toFaceDetectTask } from '@doppel/core/tasks/face-detect-tasks';
+import { ReadWithSpend } from '../rate-limit/read-with-spend';
 import { tsRest } from './ts-rest';
 
-export const getFaceDetect = tsRest.route(contract.getFaceDetect, async ({ request, params }) => {
-  const task = await findFaceDetectTask(request.server.deps.db, callerOf(request).apiKeyId, params.taskId);
+/** The face detection, read with the request's spend. */
+export const getFaceDetectRead = new ReadWithSpend(contract.getFaceDetect, (request, caller, db) => {
+  const params = contract.getFaceDetect.pathParams.safeParse(request.params);
+  return params.success ? { query: findFaceDetectTaskQuery(db, caller.apiKeyId, params.data.taskId) } : undefined;
+});
+
+export const getFaceDetect = tsRest.route(contract.getFaceDetect, async ({ request }) => {
+  const [task] = getFaceDetectRead.rowsOf(request);
   if (!task) throw notFound();
   return { status: 200, body: toFaceDetectTask(task) };
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertFaceDetectTask } from '@doppel/core/tasks/face-detect-tasks';
 import { startTestApp, type TestApp } from '../support/app';
+import { faceDetectRow } from '../support/task-rows';
 
 const PER_MINUTE = 5;
 let first: TestApp;
@@ -80,6 +82,35 @@ describe('per-minute rate limit shared by two server instances', () => {
     expect(answers.map((a) => a.status)).toEqual([400, 400, 400, 404, 200]);
     expect(answers.map((a) => a.headers.get('x-ratelimit-remaining'))).toEqual(['4', '3', '2', '1', '0']);
     expect((await second.request('/api/v1/swaps', { key: apiKey })).status).toBe(429);
+  });
+
+  it('counts a GET /face-detect/{taskId} refused for its id, which makes no read with the spend, like any other', async () => {
+    const { apiKey } = await first.createAccount();
+    const paths = ['/api/v1/face-detect/not.an.id', '/api/v1/face-detect/fdt_missing', '/api/v1/face-detect/has%20space'];
+    const answers = [];
+    for (const path of paths) answers.push(await first.request(path, { key: apiKey }));
+    expect(answers.map((a) => [a.status, a.body.error.code, a.headers.get('x-ratelimit-remaining')])).toEqual([
+      [400, 'validation_error', '4'],
+      [404, 'not_found', '3'],
+      [400, 'validation_error', '2'],
+    ]);
+  });
+
+  it("answers a refused GET /face-detect/{taskId} with the 429 envelope alone, not the key's own task", async () => {
+    const owner = await first.createAccount();
+    const task = await insertFaceDetectTask(first.db, faceDetectRow(owner));
+    for (let i = 0; i < PER_MINUTE; i++) {
+      const admitted = await first.request(`/api/v1/face-detect/${task.id}`, { key: owner.apiKey });
+      expect(admitted.status).toBe(200);
+      expect(admitted.body.task_id).toBe(task.id);
+    }
+    // Neither process has refused this key yet: each refusal is the database's, made with the read.
+    for (const app of [second, first]) {
+      const refused = await app.request(`/api/v1/face-detect/${task.id}`, { key: owner.apiKey });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: { code: 'rate_limited', message: expect.any(String), request_id: refused.headers.get('x-request-id') } });
+      expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    }
   });
 
   it('carries the budget headers on error responses of an authenticated key', async () => {

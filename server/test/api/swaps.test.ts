@@ -141,6 +141,32 @@ describe('GET /face-detect/{taskId}', () => {
     expect(withoutRequestId(foreign)).toBe(withoutRequestId(missing));
   });
 
+  it('answers not_found for a task of another key of the same user', async () => {
+    const secondKey = await issueApiKey(t.db, t.vault, owner.userId);
+    const row = await insertFaceDetectTask(t.db, faceDetectRow({ ...owner, apiKeyId: secondKey.id }));
+    expect((await t.request(`/api/v1/face-detect/${row.id}`, { key: secondKey.key })).status).toBe(200);
+    const other = await t.request(`/api/v1/face-detect/${row.id}`, { key: owner.apiKey });
+    expect(other.status).toBe(404);
+    expect(other.body.error.code).toBe('not_found');
+  });
+
+  it('returns a failed task with its error', async () => {
+    const row = await insertFaceDetectTask(
+      t.db,
+      faceDetectRow(owner, { status: 'failed', error: 'the target could not be decoded', completed_at: new Date('2026-03-01T10:00:02.000Z') }),
+    );
+    const response = await t.request(`/api/v1/face-detect/${row.id}`, { key: owner.apiKey });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      task_id: row.id,
+      status: 'failed',
+      faces: null,
+      faces_detected: null,
+      error: 'the target could not be decoded',
+      completed_at: '2026-03-01T10:00:02.000Z',
+    });
+  });
+
   it('does not find a swap id under face-detect, nor a face-detect id under swaps', async () => {
     const swap = await insertSwap(t.db, swapRow(owner));
     const task = await insertFaceDetectTask(t.db, faceDetectRow(owner));
