@@ -2,6 +2,7 @@ import type { RgbImage } from '../faces/decode-image';
 import type { Face } from '../faces/detect-faces';
 import type { MeshTopology } from '../faces/mesh-topology';
 import { meshTurn } from '../faces/mesh-mirror';
+import { anchorCentre } from './anchor-centre';
 import { blendFaceShape } from './face-shape';
 import { enhanceFace } from './enhance-face';
 import { featherMask } from './feather-mask';
@@ -51,8 +52,10 @@ const OCCLUDER_TOLERANCE = 2;
  * triangle, eyes included (they carry much of the identity; the source's eyes land in the
  * target's lid outline); paint skin over what hid the source's face (`fillNotSkin`); keep the
  * target's mouth interior (a hole in the triangulation); give it the target's lighting and skin
- * tone (`transferTone`); Poisson-blend into the target; mix with a feathered mask that leaves in
- * front whatever lies across the target's face and is not its skin; optionally enhance.
+ * tone (`transferTone`); Poisson-blend into the target; bring the face's centre back within reach
+ * of the target's colour where the source's detail left it far off (`anchorCentre`); mix with a
+ * feathered mask that leaves in front whatever lies across the target's face and is not its skin;
+ * optionally enhance.
  */
 export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSource, options: SwapFaceOptions): void {
   const box = target.box;
@@ -83,6 +86,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   });
   step('colour');
   poissonBlend(warped.rgb, original, region, skin, width, height);
+  anchorCentre(warped.rgb, { rgb: original, lab: originalLab }, region, width, height);
   const alpha = featherMask(region, width, height, Math.max(2, FEATHER_FRACTION * Math.min(width, height)));
   // Where the source's face was hidden (hair, a hand, background) and no skin was near to fill it from, the target's own pixels stay.
   for (let p = 0; p < alpha.length; p++) alpha[p]! *= filled[p]!;
