@@ -29,6 +29,12 @@ export interface ReferenceFrame {
   picks: { person: number; pick: ReferencePick }[];
 }
 
+/** A gallery as plain data, to pass to another thread (structured clone copies the descriptors). */
+export interface GalleryData {
+  people: number;
+  entries: { descriptor: Float32Array; person: number | null }[];
+}
+
 export interface Identification {
   /** The person whose reference face is nearest, or null when the nearest is someone not followed. */
   person: number | null;
@@ -65,6 +71,14 @@ export class IdentityGallery {
       .filter((descriptor) => named.every((entry) => faceDistance(entry.descriptor, descriptor) > SAME_PERSON_DISTANCE))
       .map((descriptor) => ({ descriptor, person: null }));
     return new IdentityGallery(people, [...named, ...others]);
+  }
+
+  static fromData(data: GalleryData): IdentityGallery {
+    return new IdentityGallery(data.people, data.entries);
+  }
+
+  toData(): GalleryData {
+    return { people: this.people, entries: this.entries };
   }
 
   identify(descriptor: Float32Array): Identification {

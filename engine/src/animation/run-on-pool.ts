@@ -1,14 +1,15 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { ComputePool } from '../pool/compute-pool';
 import { unwrap } from '../pool/outcome';
-import type { GifTask, VideoTask } from '../pool/tasks';
-import type { SwapVideoResult } from '../video/swap-video';
+import type { GifTask } from '../pool/tasks';
+import { sourceKey } from '../swap/source-cache';
+import { swapVideo, type SwapVideoInput, type SwapVideoResult, type VideoSwapRunner } from '../video/swap-video';
 import type { SwapGifResult } from './swap-gif';
 
 /** Runs `work` with a progress port whose reports reach `onProgress` on this thread. */
-async function withProgress<T>(onProgress: (percent: number) => void, work: (port: MessagePort) => Promise<T>): Promise<T> {
+async function withProgress<T>(onProgress: (value: number) => void, work: (port: MessagePort) => Promise<T>): Promise<T> {
   const { port1, port2 } = new MessageChannel();
-  port1.on('message', (percent: number) => onProgress(percent));
+  port1.on('message', (value: number) => onProgress(value));
   try {
     return await work(port2);
   } finally {
@@ -26,12 +27,50 @@ export function swapGifOnPool(
   return withProgress(onProgress, async (port) => unwrap(await pool.run('gif', { ...input, progress: port }, { transferList: [port], signal })));
 }
 
-/** A video swap on the pool (file paths in and out), with progress delivered to `onProgress`. */
+/**
+ * A video swap for the pool: file paths in and out (the caller writes the input to `input` and
+ * reads the MP4 from `output`), so the video never crosses a thread boundary.
+ */
+export interface VideoSwapRequest extends Pick<SwapVideoInput, 'output' | 'targetFaceIndex' | 'referenceFrameTimeSeconds' | 'enableFaceEnhancer' | 'keepAudio' | 'minChunkSeconds'> {
+  input: string;
+  source?: Uint8Array;
+  faceSwaps?: { frameTimeSeconds: number; faceIndex: number; source: Uint8Array }[];
+}
+
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/**
+ * A video swap on the pool: probing and the caps here (ffprobe runs as a child process), the set-up
+ * as one task, then the video's chunks on every render thread at once, joined here. `signal`
+ * withdraws the queued chunks and stops the running ones. Sources seen before come prepared from
+ * the pool's cache; those the set-up prepares go into it.
+ */
 export function swapVideoOnPool(
   pool: ComputePool,
-  input: Omit<VideoTask, 'progress'>,
+  input: VideoSwapRequest,
   onProgress: (percent: number) => void,
   signal?: AbortSignal,
 ): Promise<SwapVideoResult> {
-  return withProgress(onProgress, async (port) => unwrap(await pool.run('video', { ...input, progress: port }, { transferList: [port], signal })));
+  const runner: VideoSwapRunner = {
+    threads: pool.renderThreads,
+    async setUp(setUp, stop) {
+      const keys = setUp.people.map((person) => sourceKey(person.source));
+      const people = setUp.people.map((person, i) => ({ ...person, prepared: pool.sources.get(keys[i]!) }));
+      const result = unwrap(await pool.run('videoSetUp', { ...setUp, people }, { signal: stop }));
+      result.sources.forEach((source, i) => people[i]!.prepared || pool.sources.set(keys[i]!, source));
+      return result;
+    },
+    swapChunk: (chunk, onFrame, stop) =>
+      withProgress(onFrame, async (port) => unwrap(await pool.run('videoChunk', { ...chunk, progress: port }, { transferList: [port], signal: stop }))),
+  };
+  return swapVideo(
+    {
+      ...input,
+      source: input.source && asBuffer(input.source),
+      faceSwaps: input.faceSwaps?.map((item) => ({ ...item, source: asBuffer(item.source) })),
+      onProgress,
+      signal,
+    },
+    runner,
+  );
 }

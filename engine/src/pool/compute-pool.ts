@@ -15,7 +15,14 @@ type TaskName = keyof Tasks & string;
  * scans and detections take a fraction of a second and a create waits on its scan. In one FIFO
  * queue a few long renders would hold every thread, and creates would time out behind them.
  */
-const LANE_OF: Record<TaskName, 'render' | 'quick'> = { swap: 'render', gif: 'render', video: 'render', scan: 'quick', detect: 'quick' };
+const LANE_OF: Record<TaskName, 'render' | 'quick'> = {
+  swap: 'render',
+  gif: 'render',
+  videoSetUp: 'render',
+  videoChunk: 'render',
+  scan: 'quick',
+  detect: 'quick',
+};
 
 export interface ComputePoolOptions {
   /** Render threads (swaps); each holds its own copy of the models. Default: one per core. */
@@ -40,9 +47,12 @@ export class ComputePool {
    * entries sit in SharedArrayBuffers, so passing one to a thread shares it without a copy.
    */
   readonly sources: PreparedSourceCache;
+  /** Threads of the render lane: a video swap runs that many of its chunks at once. */
+  readonly renderThreads: number;
 
   constructor(options: ComputePoolOptions = {}) {
     const threads = options.threads ?? os.availableParallelism();
+    this.renderThreads = threads;
     this.sources = new PreparedSourceCache(options.sourceCacheBytes);
     const lane = (maxThreads: number) =>
       new Piscina({

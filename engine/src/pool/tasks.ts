@@ -12,10 +12,16 @@ import { scanFrames, scanImage, type ScanThresholds, type ScanVerdict } from '..
 import { capture, type Outcome } from './outcome';
 import { videoStills } from '../video/stills';
 import { swapGif, type SwapGifResult } from '../animation/swap-gif';
-import { swapVideo, type SwapVideoResult } from '../video/swap-video';
-
+import { setUpVideoSwap, type SetUpInput, type SwapPerson, type VideoSwapSetUp } from '../video/set-up-swap';
+import { swapChunk, type ChunkInput } from '../video/swap-chunk';
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** Moves prepared sources to shared memory; mappings of identical bytes share one prepared source, moved once. */
+function sharer(): (source: PreparedSource) => PreparedSource {
+  const shared = new Map<PreparedSource, PreparedSource>();
+  return (source) => shared.get(source) ?? shared.set(source, toShared(source)).get(source)!;
+}
 
 export function scan(input: { bytes: Uint8Array; kind: MediaKind; thresholds?: ScanThresholds }): Promise<Outcome<ScanVerdict>> {
   const bytes = asBuffer(input.bytes);
@@ -46,9 +52,7 @@ export function swap(input: SwapTask): Promise<Outcome<SwapTaskResult>> {
       mappings: input.mappings.map((m) => ({ ...m, source: asBuffer(m.source) })),
       onProgress: (percent) => input.progress?.postMessage(percent),
     });
-    // Mappings of identical bytes share one prepared source: it is moved to shared memory once.
-    const shared = new Map<PreparedSource, PreparedSource>();
-    const share = (source: PreparedSource) => shared.get(source) ?? shared.set(source, toShared(source)).get(source)!;
+    const share = sharer();
     return { ...result, prepared: sources.map((source, i) => (input.mappings[i]!.prepared ? null : share(source))) };
   });
 }
@@ -70,32 +74,31 @@ export function gif(input: GifTask): Promise<Outcome<SwapGifResult>> {
   );
 }
 
-/**
- * A video swap works on files, not buffers: the caller writes the input to `input` and reads the
- * MP4 from `output`, so the video never crosses the thread boundary and the thread holds only a
- * few decoded frames at a time.
- */
-export interface VideoTask {
-  input: string;
-  output: string;
-  source?: Uint8Array;
-  targetFaceIndex?: number;
-  referenceFrameTimeSeconds?: number;
-  faceSwaps?: { frameTimeSeconds: number; faceIndex: number; source: Uint8Array }[];
-  enableFaceEnhancer?: boolean;
-  keepAudio?: boolean;
-  /** Receives progress percentages (0..100) as numbers. */
-  progress?: MessagePort;
+/** A video swap's set-up (see `setUpVideoSwap`); `prepared`: a source from the pool's cache. */
+export interface VideoSetUpTask extends Omit<SetUpInput, 'people'> {
+  people: (Omit<SwapPerson, 'source'> & { source: Uint8Array })[];
 }
 
-export function video(input: VideoTask): Promise<Outcome<SwapVideoResult>> {
-  const { progress, source, faceSwaps, ...rest } = input;
-  return capture(() =>
-    swapVideo({
-      ...rest,
-      source: source && asBuffer(source),
-      faceSwaps: faceSwaps?.map((item) => ({ ...item, source: asBuffer(item.source) })),
-      onProgress: (percent) => progress?.postMessage(percent),
-    }),
-  );
+/** The set-up, its prepared sources in shared memory: every chunk, and the pool's cache, share them without a copy. */
+export function videoSetUp(input: VideoSetUpTask): Promise<Outcome<VideoSwapSetUp>> {
+  return capture(async () => {
+    const { gallery, sources } = await setUpVideoSwap({ ...input, people: input.people.map((person) => ({ ...person, source: asBuffer(person.source) })) });
+    const share = sharer();
+    return { gallery, sources: sources.map((source, i) => (input.people[i]!.prepared ? source : share(source))) };
+  });
+}
+
+/**
+ * One chunk of a video swap: it works on files, not buffers (it decodes its frames from the video
+ * file and writes its part to `output`), so the video never crosses the thread boundary and the
+ * thread holds only a few decoded frames at a time.
+ */
+export interface VideoChunkTask extends ChunkInput {
+  /** Receives the chunk's frames written so far, as numbers. */
+  progress: MessagePort;
+}
+
+export function videoChunk(input: VideoChunkTask): Promise<Outcome<number>> {
+  const { progress, ...chunk } = input;
+  return capture(() => swapChunk(chunk, (done) => progress.postMessage(done)));
 }

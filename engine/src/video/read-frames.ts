@@ -2,11 +2,12 @@ import type { RgbImage } from '../faces/decode-image';
 import { EngineError } from '../faces/engine-error';
 import { startFfmpeg } from './child-process';
 
-export interface ReadFramesOptions {
-  /** Start decoding at this time instead of the first frame. */
-  startSeconds?: number;
-  /** Stop after this many frames (at most the measured length's frames, whatever is asked). */
-  maxFrames?: number;
+/** Frames by index on the constant-rate grid (frame i shows at i / fps from the video's start). */
+export interface FrameRange {
+  /** Index of the first frame; default 0. */
+  first?: number;
+  /** Stop after this many frames (never past the measured length's frames, whatever is asked). */
+  count?: number;
 }
 
 /** What `probeVideo` measured of the file: decoding never runs past it. */
@@ -18,31 +19,51 @@ export interface FrameSource {
   durationSeconds: number;
 }
 
+/** Frames the measured length holds at the output rate, and one for rounding: no decode yields more. */
+export const frameBudget = (video: FrameSource): number => Math.ceil(video.durationSeconds * video.fps) + 1;
+
+/** Index of the frame at `seconds`: the first one showing at or after that time, at most the last. */
+export function frameAt(video: FrameSource, seconds: number): number {
+  const last = Math.max(0, Math.round(video.durationSeconds * video.fps) - 1);
+  return Math.min(Math.max(0, Math.ceil(seconds * video.fps - 1e-6)), last);
+}
+
 /**
- * Decodes a video's frames as upright RGB, one at a time, at a constant `frameRate` (frames are
- * repeated or dropped as ffmpeg's `-fps_mode cfr` decides for variable-rate input). Frames come
- * through a pipe and are yielded as they complete; the pipe pauses while the consumer works, so
- * memory holds only the frames the consumer keeps.
- *
- * Decoding is bounded by the measured duration (`-t`) and the frames it holds at the output rate
- * (`-frames:v`): timestamps that jump far ahead, which `cfr` would fill with repeated frames,
- * cannot make a video render longer than it was measured and priced.
+ * A range is decoded from this long before its first frame: the demuxer seeks to the keyframe at or
+ * before that point, and leading pictures of an open GOP (dropped after a seek) fall before the range.
  */
-export async function* readFrames(file: string, video: FrameSource, options: ReadFramesOptions = {}): AsyncGenerator<RgbImage> {
+const SEEK_MARGIN_SECONDS = 1;
+
+/**
+ * Decodes a video's frames as upright RGB, one at a time, on a constant-rate grid at `frameRate`
+ * (ffmpeg's `fps` filter repeats or drops frames of variable-rate input). Frames come through a
+ * pipe and are yielded as they complete; the pipe pauses while the consumer works, so memory holds
+ * only the frames the consumer keeps.
+ *
+ * Frame i is the last decoded frame whose timestamp rounds to i or before: a function of the
+ * timestamps alone, so a range decoded after a seek yields exactly the frames a decode from the
+ * start yields at the same indices, and ranges decoded apart join without a frame repeated or
+ * dropped. Decoding is bounded by the measured duration's frames (`-frames:v`): timestamps that
+ * jump far ahead, which the grid would fill with repeated frames, cannot make a video render
+ * longer than it was measured and priced.
+ */
+export async function* readFrames(file: string, video: FrameSource, range: FrameRange = {}): AsyncGenerator<RgbImage> {
   const { width, height } = video;
-  const start = options.startSeconds ?? 0;
-  const remaining = Math.max(0, video.durationSeconds - start);
-  const budget = Math.ceil(remaining * video.fps) + 1;
-  const maxFrames = Math.min(budget, options.maxFrames ?? budget);
+  const first = range.first ?? 0;
+  const budget = Math.max(0, frameBudget(video) - first);
+  const count = Math.min(budget, range.count ?? budget);
+  if (count === 0) return;
+  const firstSeconds = first / video.fps;
+  const seek = Math.max(0, firstSeconds - SEEK_MARGIN_SECONDS);
   const ffmpeg = startFfmpeg(
     [
-      ...(start ? ['-ss', start.toFixed(3)] : []),
+      // Timestamps start at the seek point: the grid's origin moves with it.
+      ...(seek > 0 ? ['-ss', seek.toFixed(6), '-noaccurate_seek'] : []),
       '-i', file,
       '-map', '0:v:0',
-      '-fps_mode', 'cfr',
-      '-r', video.frameRate,
-      '-t', (remaining + 1 / video.fps).toFixed(3),
-      '-frames:v', String(maxFrames),
+      '-vf', `fps=fps=${video.frameRate}:start_time=${(firstSeconds - seek).toFixed(6)}`,
+      '-fps_mode', 'passthrough',
+      '-frames:v', String(count),
       '-f', 'rawvideo',
       '-pix_fmt', 'rgb24',
       'pipe:1',

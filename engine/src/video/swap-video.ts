@@ -1,18 +1,15 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { detectFaces } from '../faces/detect-faces';
-import { meshTopology } from '../faces/mesh-topology';
-import { prepareSources } from '../swap/prepare-sources';
 import { checkVideoCaps, DEFAULT_VIDEO_CAPS, type VideoCaps } from '../animation/caps';
-import { followFaces } from '../animation/follow-faces';
-import { IdentityGallery, type ReferenceFrame } from '../animation/identity-gallery';
 import { EngineError } from '../faces/engine-error';
-import { swapFollowed, type Replacement } from '../animation/swap-frames';
 import { requireFfmpeg } from './ffmpeg';
-import { probeVideo, type VideoInfo } from './probe-video';
-import { readFrames } from './read-frames';
-import { openEncoder } from './write-frames';
+import { joinSegments } from './join-segments';
+import { MIN_CHUNK_SECONDS, planChunks } from './plan-chunks';
+import { probeVideo } from './probe-video';
+import { runChunks } from './run-chunks';
+import { setUpVideoSwap, type SetUpInput, type SwapPerson, type VideoSwapSetUp } from './set-up-swap';
+import { swapChunk, videoFollowOptions, type ChunkInput } from './swap-chunk';
 
 /** One person to replace: the face at `faceIndex` (face order) on the frame at `frameTimeSeconds`. */
 export interface FaceSwapItem {
@@ -39,6 +36,10 @@ export interface SwapVideoInput {
   /** Called with 0..100: the share of frames done. */
   onProgress?: (percent: number) => void;
   caps?: VideoCaps;
+  /** Shortest chunk a video is split into when it runs on several threads (default 3 s). */
+  minChunkSeconds?: number;
+  /** Stops the swap: no chunk starts after it; on the pool, queued and running chunks are withdrawn. */
+  signal?: AbortSignal;
 }
 
 export interface SwapVideoResult {
@@ -50,94 +51,81 @@ export interface SwapVideoResult {
   hasAudio: boolean;
 }
 
-/**
- * Faces are detected on about four frames per second and interpolated between (see
- * `followFaces`): detection costs about 150 ms per frame at 640x360, several times the swap.
- */
-const KEYFRAMES_PER_SECOND = 4;
-/** Identity re-checked about every two seconds (a check costs about 100 ms per face on the frame). */
-const VERIFY_EVERY = 8;
+/** Where a video swap's set-up and chunks run: on this thread, or on the compute pool's render threads. */
+export interface VideoSwapRunner {
+  /** Chunks run at once. */
+  threads: number;
+  setUp(input: SetUpInput, signal?: AbortSignal): Promise<VideoSwapSetUp>;
+  swapChunk(input: ChunkInput, onFrame: (done: number) => void, signal: AbortSignal): Promise<number>;
+}
+
+/** Everything on the calling thread, the video as one chunk. */
+const ON_THIS_THREAD: VideoSwapRunner = {
+  threads: 1,
+  setUp: (input) => setUpVideoSwap(input),
+  swapChunk: (input, onFrame) => swapChunk(input, onFrame),
+};
 
 /**
- * Swaps people through a video, frame by frame, streamed from one ffmpeg to another so memory
- * stays bounded whatever the length. Output: H.264 MP4 at the source's size and frame rate, with
- * the source's audio when `keepAudio`.
+ * Swaps people through a video. The video is probed and checked against the caps here; the
+ * reference frames and sources are set up once (`setUpVideoSwap`); then the video is cut into
+ * contiguous chunks of frames (`planChunks`), each decoded, followed, swapped and encoded on its
+ * own (`swapChunk`), as many at once as the runner has threads, and the chunks' parts are joined
+ * with the audio (`joinSegments`). Each chunk streams from one ffmpeg to another, so memory stays
+ * bounded by a few frames per thread whatever the length. Output: H.264 MP4 at the source's size
+ * and frame rate, with the source's audio when `keepAudio`. Temporary files (the parts, and the
+ * video when given as bytes) are removed however the swap ends.
  */
-export async function swapVideo(input: SwapVideoInput): Promise<SwapVideoResult> {
+export async function swapVideo(input: SwapVideoInput, runner: VideoSwapRunner = ON_THIS_THREAD): Promise<SwapVideoResult> {
   await requireFfmpeg();
-  const scratch = typeof input.input === 'string' ? null : await mkdtemp(path.join(os.tmpdir(), 'doppel-video-'));
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'doppel-video-'));
   try {
-    const file = scratch ? path.join(scratch, 'input') : (input.input as string);
-    if (scratch) await writeFile(file, input.input as Buffer);
-    return await swapVideoFile(file, input);
+    const file = typeof input.input === 'string' ? input.input : path.join(scratch, 'input');
+    if (typeof input.input !== 'string') await writeFile(file, input.input);
+    return await swapVideoFile(file, scratch, input, runner);
   } finally {
-    if (scratch) await rm(scratch, { recursive: true, force: true });
+    // A chunk's encoder ended with its thread may still be closing its part: retry a non-empty directory.
+    await rm(scratch, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
-async function swapVideoFile(file: string, input: SwapVideoInput): Promise<SwapVideoResult> {
+async function swapVideoFile(file: string, scratch: string, input: SwapVideoInput, runner: VideoSwapRunner): Promise<SwapVideoResult> {
   const progress = input.onProgress ?? (() => undefined);
   const video = await probeVideo(file);
   checkVideoCaps(video, input.caps ?? DEFAULT_VIDEO_CAPS);
   progress(0);
-  const items = swapItems(input);
-  const gallery = IdentityGallery.fromReferences(await referenceFrames(file, video, items));
-  // Identical source photos are prepared once, however many faces they go to.
-  const prepared = await Promise.all(prepareSources(items));
-  const replacements: Replacement[] = prepared.map((source) => ({ source, enhance: input.enableFaceEnhancer === true }));
-  const topology = await meshTopology();
-  const audio = input.keepAudio !== false && video.audioCodec ? { file, codec: video.audioCodec } : null;
-  const encoder = openEncoder({ output: input.output, width: video.width, height: video.height, frameRate: video.frameRate, audio });
-  let frames = 0;
+  const setUp = await runner.setUp({ file, video, people: swapPeople(input) }, input.signal);
+  const chunks = planChunks({
+    frames: Math.round(video.durationSeconds * video.fps),
+    fps: video.fps,
+    keyframeInterval: videoFollowOptions(video.fps).keyframeInterval,
+    threads: runner.threads,
+    minChunkSeconds: input.minChunkSeconds ?? MIN_CHUNK_SECONDS,
+  });
+  const parts = chunks.map((_, i) => path.join(scratch, `part-${i}.mp4`));
+  const done = chunks.map(() => 0);
   let reported = 0;
-  try {
-    const follow = { keyframeInterval: Math.max(1, Math.round(video.fps / KEYFRAMES_PER_SECOND)), verifyEvery: VERIFY_EVERY };
-    for await (const frame of followFaces(readFrames(file, video), gallery, follow)) {
-      swapFollowed(frame, replacements, topology);
-      await encoder.write(frame.image.rgb);
-      frames++;
-      const percent = Math.min(99, Math.floor((100 * frames) / video.frames));
-      if (percent > reported) progress((reported = percent));
-    }
-    await encoder.finish();
-  } catch (error) {
-    encoder.abort();
-    throw error;
-  }
+  const report = (chunk: number, frames: number) => {
+    done[chunk] = Math.max(done[chunk]!, frames);
+    const percent = Math.min(99, Math.floor((100 * done.reduce((sum, n) => sum + n, 0)) / video.frames));
+    if (percent > reported) progress((reported = percent));
+  };
+  const enhance = input.enableFaceEnhancer === true;
+  const frames = await runChunks(chunks, runner.threads, input.signal, async (chunk, i, signal) => {
+    const written = await runner.swapChunk({ ...setUp, file, video, chunk, enhance, output: parts[i]! }, (n) => report(i, n), signal);
+    report(i, written);
+    return written;
+  });
+  const total = frames.reduce((sum, n) => sum + n, 0);
+  if (total === 0) throw new EngineError('undecodable_input', 'cannot decode the video: no frame could be read');
+  const audio = input.keepAudio !== false && video.audioCodec ? { file, codec: video.audioCodec } : null;
+  await joinSegments({ segments: parts.filter((_, i) => frames[i]! > 0), list: path.join(scratch, 'parts.txt'), output: input.output, audio });
   progress(100);
-  return { width: video.width, height: video.height, fps: video.fps, frames, durationSeconds: frames / video.fps, hasAudio: audio !== null };
+  return { width: video.width, height: video.height, fps: video.fps, frames: total, durationSeconds: total / video.fps, hasAudio: audio !== null };
 }
 
-/** A person to replace; without `faceIndex`, the largest face on the frame. */
-type Item = Omit<FaceSwapItem, 'faceIndex'> & { faceIndex?: number };
-
-function swapItems(input: SwapVideoInput): Item[] {
+function swapPeople(input: SwapVideoInput): SwapPerson[] {
   if (input.faceSwaps?.length) return input.faceSwaps;
   if (!input.source) throw new Error('swapVideo needs a source or face swaps');
   return [{ frameTimeSeconds: input.referenceFrameTimeSeconds ?? 0, faceIndex: input.targetFaceIndex, source: input.source }];
-}
-
-/** The frames the items name, each decoded once and detected with descriptors. */
-async function referenceFrames(file: string, video: VideoInfo, items: Item[]): Promise<ReferenceFrame[]> {
-  const times = [...new Set(items.map((item) => item.frameTimeSeconds))];
-  const frames: ReferenceFrame[] = [];
-  for (const seconds of times) {
-    if (!(seconds >= 0 && seconds <= video.durationSeconds)) {
-      throw new EngineError('frame_time_out_of_range', `frame time ${seconds} s is outside the video (0-${video.durationSeconds.toFixed(3)} s)`);
-    }
-    // The last frame starts one frame before the end; a time past its start means that frame.
-    const start = Math.min(seconds, Math.max(0, video.durationSeconds - 1 / video.fps));
-    const decoded = readFrames(file, video, { startSeconds: start, maxFrames: 1 });
-    const image = (await decoded.next()).value;
-    await decoded.return(undefined);
-    if (!image) throw new EngineError('undecodable_input', `cannot decode the video frame at ${seconds} s`);
-    const label = `the frame at ${seconds} s`;
-    frames.push({
-      faces: await detectFaces(image, { descriptors: true }),
-      picks: items.flatMap((item, person) =>
-        item.frameTimeSeconds === seconds ? [{ person, pick: { faceIndex: item.faceIndex, frameLabel: label } }] : [],
-      ),
-    });
-  }
-  return frames;
 }

@@ -2,9 +2,6 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { startFfmpeg } from './child-process';
 
-/** Audio codecs copied into the MP4 as they are; any other is re-encoded to AAC. */
-const MP4_AUDIO_CODECS = ['aac', 'mp3', 'ac3', 'eac3', 'alac'];
-
 export interface EncoderOptions {
   /** The MP4 file to write (replaced if it exists). */
   output: string;
@@ -12,8 +9,6 @@ export interface EncoderOptions {
   height: number;
   /** Frame rate as ffmpeg writes it, e.g. 30000/1001. */
   frameRate: string;
-  /** Where to take the first audio stream from, and its codec; null writes a silent video. */
-  audio: { file: string; codec: string } | null;
 }
 
 export interface FrameEncoder {
@@ -26,12 +21,12 @@ export interface FrameEncoder {
 }
 
 /**
- * Encodes RGB frames arriving over a pipe to H.264 in MP4: yuv420p (what players expect), the
- * index at the front (`+faststart`, so playback can start before the download ends), the source's
- * frame rate and size (odd sizes padded by one pixel: yuv420p needs even ones).
+ * Encodes RGB frames arriving over a pipe to H.264 in MP4, without audio (a chunk's part of the
+ * video; `joinSegments` adds the audio): yuv420p (what players expect), the source's frame rate
+ * and size (odd sizes padded by one pixel: yuv420p needs even ones).
  */
 export function openEncoder(options: EncoderOptions): FrameEncoder {
-  const { width, height, audio } = options;
+  const { width, height } = options;
   const even = width % 2 === 0 && height % 2 === 0;
   const ffmpeg = startFfmpeg(
     [
@@ -40,14 +35,12 @@ export function openEncoder(options: EncoderOptions): FrameEncoder {
       '-s', `${width}x${height}`,
       '-framerate', options.frameRate,
       '-i', 'pipe:0',
-      ...(audio ? ['-i', audio.file, '-map', '0:v:0', '-map', '1:a:0'] : ['-map', '0:v:0']),
+      '-map', '0:v:0',
       ...(even ? [] : ['-vf', 'pad=ceil(iw/2)*2:ceil(ih/2)*2']),
       '-c:v', 'libx264',
       '-preset', 'veryfast',
       '-crf', '20',
       '-pix_fmt', 'yuv420p',
-      ...(audio ? (MP4_AUDIO_CODECS.includes(audio.codec) ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '160k']) : []),
-      '-movflags', '+faststart',
       '-f', 'mp4',
       '-y', options.output,
     ],

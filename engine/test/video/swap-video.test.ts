@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -39,17 +39,23 @@ afterAll(async () => {
 
 type Sampled = { image: RgbImage; faces: { person: Person; face: Face }[] };
 
+/** The frames at `indices` of a video. */
+async function imagesAt(file: string, indices: number[]): Promise<Map<number, RgbImage>> {
+  const out = new Map<number, RgbImage>();
+  let index = 0;
+  for await (const image of readFrames(file, await probeVideo(file))) {
+    if (indices.includes(index)) out.set(index, image);
+    index++;
+  }
+  return out;
+}
+
 /** The frames at `indices` of a video, with their faces (and descriptors) and who each one is. */
 async function framesAt(file: string, indices: number[]): Promise<Map<number, Sampled>> {
-  const video = await probeVideo(file);
   const out = new Map<number, Sampled>();
-  let index = 0;
-  for await (const image of readFrames(file, video)) {
-    if (indices.includes(index)) {
-      const faces = await detectFaces(image, { descriptors: true });
-      out.set(index, { image, faces: faces.map((face) => ({ person: personAt(PAN, index, face.box.x + face.box.width / 2), face })) });
-    }
-    index++;
+  for (const [index, image] of await imagesAt(file, indices)) {
+    const faces = await detectFaces(image, { descriptors: true });
+    out.set(index, { image, faces: faces.map((face) => ({ person: personAt(PAN, index, face.box.x + face.box.width / 2), face })) });
   }
   return out;
 }
@@ -167,5 +173,79 @@ describe('video swap', () => {
     await expect(swapVideo({ input: clip, output: path.join(dir, 'late.mp4'), faceSwaps: [{ frameTimeSeconds: 5, faceIndex: 0, source: await demoPhoto(2) }] })).rejects.toMatchObject({
       reason: 'frame_time_out_of_range',
     });
+  });
+});
+
+/** Mean absolute difference over the frame's bottom rows: bodies and background, never a face. */
+function backgroundChange(a: RgbImage, b: RgbImage): number {
+  return meanPixelChange(a, b, { x: 0, y: 300, width: a.width, height: a.height - 300 });
+}
+
+describe('video swap on a pool of two render threads', () => {
+  let pool: ComputePool;
+  beforeAll(() => {
+    pool = new ComputePool({ threads: 2 });
+  });
+  afterAll(() => pool.destroy());
+
+  // Chunks of half a second: the 2 s clip is cut at frames 12, 24 and 36 (keyframes every 6
+  // frames at 25 fps), four chunks queued on two threads.
+  const BOUNDARIES = [12, 24, 36];
+
+  it('splits the video into chunks swapped side by side and joined: same frames, size, rate and audio; the person swapped on both sides of every cut', async () => {
+    const output = path.join(dir, 'pooled.mp4');
+    const progress: number[] = [];
+    const result = await swapVideoOnPool(pool, { input: clip, output, source: await demoPhoto(2), targetFaceIndex: 1, minChunkSeconds: 0.5 }, (percent) => progress.push(percent));
+    expect(result).toMatchObject({ width: 640, height: 360, fps: FPS, frames: PAN.frames, hasAudio: true });
+    const after = await probeVideo(output);
+    expect({ width: after.width, height: after.height, fps: after.fps, frames: after.frames }).toEqual({ width: 640, height: 360, fps: FPS, frames: PAN.frames });
+    expect(await hasAudio(output)).toBe(true);
+    expect(progress[0]).toBe(0);
+    expect(progress.at(-1)).toBe(100);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+
+    const around = BOUNDARIES.flatMap((cut) => [cut - 1, cut]);
+    const moved = await changes(output, around);
+    for (const face of moved) expect(face, `${face.person} on frame ${face.index}`).toSatisfy(face.person === 'B' ? swapped : untouched);
+    expect(moved.filter((face) => face.person === 'B').map((face) => face.index)).toEqual(around);
+
+    // Every frame is the input's frame at the same index: the pan moves about 4 px a frame, so a
+    // frame repeated or dropped at a cut would be nearer the input's neighbouring frame.
+    const indices = [...around, 0, PAN.frames - 1];
+    const [input, swappedFrames] = [await imagesAt(clip, indices.flatMap((i) => [i - 1, i, i + 1])), await imagesAt(output, indices)];
+    for (const i of indices) {
+      const same = backgroundChange(swappedFrames.get(i)!, input.get(i)!);
+      expect(same, `frame ${i}`).toBeLessThan(5);
+      for (const neighbour of [i - 1, i + 1].filter((n) => input.has(n))) {
+        expect(backgroundChange(swappedFrames.get(i)!, input.get(neighbour)!), `frame ${i} against ${neighbour}`).toBeGreaterThan(2 * same);
+      }
+    }
+  });
+
+  it('refuses as on one thread, before any chunk runs', async () => {
+    const progress: number[] = [];
+    const output = path.join(dir, 'refused-on-pool.mp4');
+    await expect(swapVideoOnPool(pool, { input: clip, output, source: await demoPhoto(2), targetFaceIndex: 4, minChunkSeconds: 0.5 }, (percent) => progress.push(percent))).rejects.toMatchObject({
+      reason: 'face_index_out_of_range',
+      message: 'face index 4 is out of range: the frame at 0 s has 2 faces (0-1)',
+    });
+    expect(progress).toEqual([0]);
+    await expect(stat(output)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('stops every chunk on abort and leaves no temporary file', async () => {
+    const saved = process.env.TMPDIR;
+    const tmp = await mkdtemp(path.join(dir, 'tmp-'));
+    process.env.TMPDIR = tmp;
+    const output = path.join(dir, 'aborted.mp4');
+    const abort = new AbortController();
+    try {
+      const swap = swapVideoOnPool(pool, { input: clip, output, source: await demoPhoto(2), minChunkSeconds: 0.5 }, (percent) => percent > 0 && abort.abort(), abort.signal);
+      await expect(swap).rejects.toMatchObject({ name: 'AbortError' });
+    } finally {
+      process.env.TMPDIR = saved;
+    }
+    expect(await readdir(tmp)).toEqual([]);
+    await expect(stat(output)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

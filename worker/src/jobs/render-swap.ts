@@ -2,7 +2,7 @@ import { mimeTypeOf } from '@doppel/contract';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { GifTask, SwapGifResult, SwapImageResult, SwapTask, SwapVideoResult, VideoTask } from '@doppel/engine';
+import type { GifTask, SwapGifResult, SwapImageResult, SwapTask, SwapVideoResult, VideoSwapRequest } from '@doppel/engine';
 import type { SwapRow } from '@doppel/core/db/schema';
 import { swapParamsSchemas, type SwapParamsOf } from '@doppel/core/db/stored-inputs';
 import type { MediaKind } from '@doppel/core/media/sniff';
@@ -13,7 +13,7 @@ type Progress = (percent: number) => void;
 export interface SwapEngine {
   swapImage(input: Omit<SwapTask, 'progress'>, onProgress: Progress, signal?: AbortSignal): Promise<SwapImageResult>;
   swapGif(input: Omit<GifTask, 'progress'>, onProgress: Progress, signal?: AbortSignal): Promise<SwapGifResult>;
-  swapVideo(input: Omit<VideoTask, 'progress'>, onProgress: Progress, signal?: AbortSignal): Promise<SwapVideoResult>;
+  swapVideo(input: VideoSwapRequest, onProgress: Progress, signal?: AbortSignal): Promise<SwapVideoResult>;
 }
 
 /** The engine's options for a swap of one source onto one target face. */
