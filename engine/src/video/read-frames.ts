@@ -22,9 +22,12 @@ export interface FrameSource {
 /** Frames the measured length holds at the output rate, and one for rounding: no decode yields more. */
 export const frameBudget = (video: FrameSource): number => Math.ceil(video.durationSeconds * video.fps) + 1;
 
+/** Frames of the measured length on the constant-rate grid. */
+export const gridFrames = (video: FrameSource): number => Math.round(video.durationSeconds * video.fps);
+
 /** Index of the frame at `seconds`: the first one showing at or after that time, at most the last. */
 export function frameAt(video: FrameSource, seconds: number): number {
-  const last = Math.max(0, Math.round(video.durationSeconds * video.fps) - 1);
+  const last = Math.max(0, gridFrames(video) - 1);
   return Math.min(Math.max(0, Math.ceil(seconds * video.fps - 1e-6)), last);
 }
 

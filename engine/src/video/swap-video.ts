@@ -7,6 +7,7 @@ import { requireFfmpeg } from './ffmpeg';
 import { joinSegments } from './join-segments';
 import { MIN_CHUNK_SECONDS, planChunks } from './plan-chunks';
 import { probeVideo } from './probe-video';
+import { gridFrames } from './read-frames';
 import { runChunks } from './run-chunks';
 import { setUpVideoSwap, type SetUpInput, type SwapPerson, type VideoSwapSetUp } from './set-up-swap';
 import { swapChunk, videoFollowOptions, type ChunkInput } from './swap-chunk';
@@ -96,7 +97,7 @@ async function swapVideoFile(file: string, scratch: string, input: SwapVideoInpu
   progress(0);
   const setUp = await runner.setUp({ file, video, people: swapPeople(input) }, input.signal);
   const chunks = planChunks({
-    frames: Math.round(video.durationSeconds * video.fps),
+    frames: gridFrames(video),
     fps: video.fps,
     keyframeInterval: videoFollowOptions(video.fps).keyframeInterval,
     threads: runner.threads,
