@@ -30,18 +30,19 @@ export function maskedBlur(values: Float32Array, mask: Uint8Array, width: number
 }
 
 /**
- * A one-channel map low-passed like `maskedBlur` with every pixel in the mask (each output the mean
- * of the pixels around it that lie inside the map).
+ * A one-channel map low-passed like `maskedBlur`: each output is the mean of the pixels around it
+ * that lie inside the map and in `mask` (every pixel when no mask is given).
  */
-export function blurMap(map: Float32Array, width: number, height: number, radius: number): Float32Array {
+export function blurMap(map: Float32Array, width: number, height: number, radius: number, mask?: Uint8Array): Float32Array {
   const stack = new Float32Array(map.length * 2);
   for (let p = 0; p < map.length; p++) {
-    stack[p * 2] = map[p]!;
-    stack[p * 2 + 1] = 1;
+    const w = mask ? mask[p]! : 1;
+    stack[p * 2] = w * map[p]!;
+    stack[p * 2 + 1] = w;
   }
   gaussianInPlace(stack, 2, width, height, radius);
   const out = new Float32Array(map.length);
-  for (let p = 0; p < map.length; p++) out[p] = stack[p * 2]! / stack[p * 2 + 1]!;
+  for (let p = 0; p < map.length; p++) out[p] = stack[p * 2 + 1]! > 1e-6 ? stack[p * 2]! / stack[p * 2 + 1]! : 0;
   return out;
 }
 

@@ -15,6 +15,13 @@ const LIGHTNESS_REACH = { spreads: 3, floor: 12 };
 const COLOUR_REACH = { spreads: 2.5, floor: 4 };
 /** Beyond `FADE` reaches a colour counts as not skin at all; in between, partly. */
 const FADE = 1.5;
+/**
+ * Radius over which the distances from the skin's colour are averaged before they are scored, as a
+ * share of the box's short side (judged pixels only). Scored pixel by pixel, a blurry JPEG's 8 px
+ * blocks gave partly-skin patches with blocky edges, and the swapped face's edge showed the blocks.
+ * A pixel clearly not skin keeps its own distance, so a thin strand of hair is not averaged away.
+ */
+const DISTANCE_SMOOTHING = 0.02;
 /** Radius of the blur that softens the map's edges, as a share of the box's short side. */
 const SOFTEN = 0.015;
 
@@ -37,8 +44,8 @@ export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology
  * How much each pixel of a face box looks like that face's own skin, 0..1. The skin's colour is
  * learnt robustly (median and spread, in Lab) from `learnFrom` (the mesh's plain-skin triangles);
  * the pixels of `judge` (the rest of the face, features excluded) are scored by their distance
- * from it; every other pixel scores 1. The swap uses it to leave out what lies across a face and
- * is not that face: a strand of hair, a hand, the background inside the mesh's outline. Those
+ * from it (averaged over the judged pixels nearby unless clearly not skin); every other pixel
+ * scores 1. The swap uses it to leave out what lies across a face and is not that face: a strand of hair, a hand, the background inside the mesh's outline. Those
  * come in across the face's outline, so only off-skin patches that reach outside `face` count; a
  * shadow, a mole or make-up within the face is part of it. `tolerance` widens (above 1) how far
  * from the skin's colour a pixel may be and still count.
@@ -48,10 +55,17 @@ export function skinLikeness(lab: Float32Array, learnFrom: Uint8Array, judge: Ui
   const judged = indicesOf(judge);
   const skin = robustSkin(lab, indicesOf(learnFrom));
   if (!skin) return likeness;
+  const distances = new Float32Array(width * height);
   for (let n = 0; n < judged.length; n++) {
     const p = judged[n]!;
     let distance = 0;
     for (let k = 0; k < 3; k++) distance = Math.max(distance, Math.abs(lab[p * 3 + k]! - skin.median[k]!) / (tolerance * skin.reach[k]!));
+    distances[p] = distance;
+  }
+  const smoothed = blurMap(distances, width, height, Math.max(1, Math.round(DISTANCE_SMOOTHING * Math.min(width, height))), judge);
+  for (let n = 0; n < judged.length; n++) {
+    const p = judged[n]!;
+    const distance = distances[p]! >= FADE ? distances[p]! : smoothed[p]!;
     likeness[p] = distance <= 1 ? 1 : distance >= FADE ? 0 : 1 - (distance - 1) / (FADE - 1);
   }
   keepReachingOutside(likeness, face, width, height);

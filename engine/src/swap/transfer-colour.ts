@@ -12,8 +12,14 @@ const MIN_SPREAD_RATIO = 0.8;
 const MAX_SPREAD_RATIO = 1.25;
 /** Skin pixels further than this many spreads from the skin's median are not skin (hair, a frame, a deep shadow). */
 const OUTLIER_SPREADS = 2.5;
-/** Radius of the low-pass that carries lighting and skin tone, as a fraction of the face box's short side. */
-export const SHADING_RADIUS = 0.13;
+/**
+ * Radius of the low-pass that carries lighting and skin tone, as a fraction of the face box's short
+ * side. Wider keeps more of the source's own mid-scale shading (cheekbones, the eye sockets' depth),
+ * which the recognisers read as identity: 0.13 -> 0.2 gave both recognisers' passes +2.6 points on a
+ * third of the report's pairs with the face-centre tone still within its goal (median 2.9 -> 3.4,
+ * worst 5.4 -> 5.5), now that `anchorCentre` holds the centre.
+ */
+const SHADING_RADIUS = 0.2;
 /** Share of skin in a pixel's neighbourhood from which its low-pass is fully trusted. */
 const FULL_TRUST_WEIGHT = 0.15;
 

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { skinLikeness } from '../../src/swap/skin-likeness';
+
+const SIZE = 100;
+const SKIN = [60, 15, 20] as const;
+
+/** A box of plain skin (a ±1 ripple on lightness), learnt from its middle, judged and counted as face everywhere but a 2 px rim. */
+function skinBox(): { lab: Float32Array; learnFrom: Uint8Array; judge: Uint8Array; face: Uint8Array } {
+  const lab = new Float32Array(SIZE * SIZE * 3);
+  const learnFrom = new Uint8Array(SIZE * SIZE);
+  const face = new Uint8Array(SIZE * SIZE);
+  for (let y = 0; y < SIZE; y++) {
+    for (let x = 0; x < SIZE; x++) {
+      const p = y * SIZE + x;
+      lab.set([SKIN[0] + ((x + y) % 3) - 1, SKIN[1], SKIN[2]], p * 3);
+      if (x >= 30 && x < 70 && y >= 30 && y < 70) learnFrom[p] = 1;
+      if (x >= 2 && x < SIZE - 2 && y >= 2 && y < SIZE - 2) face[p] = 1;
+    }
+  }
+  return { lab, learnFrom, judge: face.slice(), face };
+}
+
+describe('skin likeness', () => {
+  it('scores a patch of 8 px blocks that are partly skin as a smooth fade, not as blocks', () => {
+    const box = skinBox();
+    // Blocks reaching the left outline, alternately 1.1 and 1.4 reaches of hue off the skin (each partly skin alone).
+    for (let y = 20; y < 80; y++) {
+      for (let x = 2; x < 26; x++) {
+        const offset = (Math.floor(x / 8) + Math.floor(y / 8)) % 2 ? 5.6 : 4.4;
+        box.lab[(y * SIZE + x) * 3 + 1] = SKIN[1] + offset;
+      }
+    }
+    const likeness = skinLikeness(box.lab, box.learnFrom, box.judge, box.face, SIZE, SIZE);
+
+    let largestStep = 0;
+    for (let y = 28; y < 72; y++) {
+      for (let x = 4; x < 22; x++) largestStep = Math.max(largestStep, Math.abs(likeness[y * SIZE + x + 1]! - likeness[y * SIZE + x]!));
+    }
+    // Scored pixel by pixel, the step at each block's edge would be 0.6.
+    expect(largestStep).toBeLessThan(0.2);
+    expect(likeness[50 * SIZE + 12]!).toBeLessThan(0.8);
+  });
+
+  it('keeps a thin strand of dark hair across the face as not skin', () => {
+    const box = skinBox();
+    const strand: number[] = [];
+    for (let y = 49; y < 52; y++) {
+      for (let x = 2; x < 60; x++) {
+        strand.push(y * SIZE + x);
+        box.lab.set([15, 2, 3], (y * SIZE + x) * 3);
+      }
+    }
+    const likeness = skinLikeness(box.lab, box.learnFrom, box.judge, box.face, SIZE, SIZE);
+
+    expect(Math.max(...strand.map((p) => likeness[p]!))).toBe(0);
+    expect(likeness[30 * SIZE + 30]!).toBe(1);
+  });
+});
