@@ -68,17 +68,17 @@ describe('round trips to PostgreSQL per request', () => {
     }
   });
 
-  it('a create with inputs already scanned costs at most 7', async () => {
+  it('a create with inputs already scanned costs at most 4', async () => {
     const { response, roundTrips } = await createSwap();
     expect(response.status).toBe(201);
-    expect(roundTrips).toBeLessThanOrEqual(7);
+    expect(roundTrips).toBeLessThanOrEqual(4);
   });
 
-  it('a create with an Idempotency-Key costs at most 9, and its replay at most 4', async () => {
+  it('a create with an Idempotency-Key costs at most 8, and its replay at most 4', async () => {
     const headers = { 'idempotency-key': `round-trips-${Date.now()}` };
     const created = await createSwap(headers);
     expect(created.response.status).toBe(201);
-    expect(created.roundTrips).toBeLessThanOrEqual(9);
+    expect(created.roundTrips).toBeLessThanOrEqual(8);
 
     const replayed = await createSwap(headers);
     expect(replayed.response.status).toBe(201);
