@@ -47,8 +47,14 @@ function prepareMarked(client: pg.PoolClient): pg.PoolClient {
   return client;
 }
 
-export function connectDatabase(connectionString: string, options: { max?: number } = {}): Db {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+export interface ConnectOptions {
+  max?: number;
+  /** The client class of the pool's connections (node-postgres's `Client` option); tests count round trips with one. */
+  Client?: pg.PoolConfig['Client'];
+}
+
+export function connectDatabase(connectionString: string, options: ConnectOptions = {}): Db {
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, Client: options.Client });
   // A client losing its connection must not crash the process, idle (the pool replaces it) or
   // checked out between two queries (the next query fails, and is answered as an outage).
   pool.on('error', () => {});

@@ -12,6 +12,7 @@ import * as storageQuota from './migrations/0009-storage-quota';
 import * as createInFewerRoundTrips from './migrations/0010-create-in-fewer-round-trips';
 import * as storageQuotaInTheCreateRoundTrips from './migrations/0011-storage-quota-in-the-create-round-trips';
 import * as scanVerdictUse from './migrations/0012-scan-verdict-use';
+import * as createInOneStatement from './migrations/0013-create-in-one-statement';
 
 /** Migrations are compiled into the program, so a deployment can never miss a file. */
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0010-create-in-fewer-round-trips': createInFewerRoundTrips,
   '0011-storage-quota-in-the-create-round-trips': storageQuotaInTheCreateRoundTrips,
   '0012-scan-verdict-use': scanVerdictUse,
+  '0013-create-in-one-statement': createInOneStatement,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,11 +1,12 @@
 import type { ErrorCode } from '@doppel/contract';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import stringify from 'safe-stable-stringify';
 import type { Db } from '../db/connect';
 import { ownerAlive } from '../db/instance-liveness';
 import type { Database } from '../db/schema';
 import { ApiError } from '../errors';
+import { randomToken } from '../random-token';
 
 const POLL_MS = 100;
 
@@ -24,7 +25,7 @@ export interface ClaimRef {
   token: string;
 }
 
-const newToken = () => randomBytes(12).toString('base64url');
+const newToken = () => randomToken(12);
 
 /** Same body, same hash, whatever the order of its keys. */
 export function requestHash(body: unknown): string {

@@ -15,11 +15,16 @@ export const queues = {
    */
   swap: {
     name: 'swap',
+    policy: 'standard',
     retryLimit: 2,
     retryDelay: 5,
+    retryBackoff: false,
     heartbeatSeconds: 15,
     expireInSeconds: 60 * 60,
     deadLetter: 'swap-dead',
+    // pg-boss's defaults, written out: the create writes this queue's jobs itself (jobInsertStep).
+    retentionSeconds: 14 * 24 * 60 * 60,
+    deleteAfterSeconds: 7 * 24 * 60 * 60,
   },
   faceDetect: {
     name: 'face-detect',
@@ -90,6 +95,40 @@ function preparedThrough(db: Kysely<Database>) {
   return {
     executeSql: async (text: string, values?: unknown[]) => ({ rows: (await db.executeQuery(preparedQuery(text, values ?? []))).rows }),
   };
+}
+
+/** A queue whose every setting a job row takes is given here, so its jobs can be written without pg-boss. */
+interface FullySetQueue {
+  name: QueueName;
+  policy: 'standard';
+  retryLimit: number;
+  retryDelay: number;
+  retryBackoff: boolean;
+  expireInSeconds: number;
+  retentionSeconds: number;
+  deleteAfterSeconds: number;
+  heartbeatSeconds?: number;
+  deadLetter?: string;
+}
+
+/**
+ * A job as a step of a larger statement, so that the create's one statement queues its swap too:
+ * a plain `insert into pgboss.job`, which pg-boss documents for jobs made outside `send` (docs,
+ * "SQL": the job table), with every column `send` copies from the queue set from the same
+ * settings the queue was created with. The row is the one `send` writes but for its id and times
+ * (core/test/queue/job-insert.test.ts). Only for queues without `notify`, whose workers poll.
+ */
+export function jobInsertStep<Queue extends FullySetQueue>(
+  queue: Queue,
+  data: QueuePayloads[Queue['name']],
+  options: { group?: { id: string } } = {},
+): RawBuilder<unknown> {
+  return sql`insert into ${sql.table(`${BOSS_SCHEMA}.job`)} (name, data, policy, retry_limit, retry_delay, retry_backoff, expire_seconds,
+      deletion_seconds, keep_until, dead_letter, heartbeat_seconds, group_id)
+    values (${queue.name}, ${JSON.stringify(data)}::jsonb, ${queue.policy}, ${queue.retryLimit}::int, ${queue.retryDelay}::int,
+      ${queue.retryBackoff}::boolean, ${queue.expireInSeconds}::int, ${queue.deleteAfterSeconds}::int,
+      now() + make_interval(secs => ${queue.retentionSeconds}::int), ${queue.deadLetter ?? null}::text,
+      ${queue.heartbeatSeconds ?? null}::int, ${options.group?.id ?? null}::text)`;
 }
 
 /**

@@ -1,14 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { extensionOf, type MediaKind } from '@doppel/contract';
+import { randomToken } from '../random-token';
 
 /** An input copied at create time: `inputs/<task id>/<role>-<random>.<ext>`. */
 export function inputKey(taskId: string, role: string, kind: MediaKind): string {
-  return `inputs/${taskId}/${role}-${randomBytes(6).toString('base64url')}.${extensionOf(kind)}`;
+  return `inputs/${taskId}/${role}-${randomToken(6)}.${extensionOf(kind)}`;
 }
 
 /** A swap's result, behind a random folder so the URL cannot be derived from the task id. */
 export function resultKey(taskId: string, kind: MediaKind): string {
-  return `results/${randomBytes(16).toString('base64url')}/${taskId}.${extensionOf(kind)}`;
+  return `results/${randomToken(16)}/${taskId}.${extensionOf(kind)}`;
 }
 
 /** Bytes awaiting their content scan, named by the scan's id (one scan per user and bytes). */

@@ -1,10 +1,13 @@
 import { copyFile, link, mkdir, readFile, rm, rmdir, writeFile, rename } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { randomToken } from '../random-token';
 import { assertStorageKey, type Storage } from './storage';
 
 /** Files under a folder of the data dir, served by the API process at `<publicBase>/<key>`. */
 export class LocalStorage implements Storage {
+  /** Folders being made now: writes into one folder side by side (a create's inputs) make it once. */
+  private readonly making = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly root: string,
     private readonly publicBase: string,
@@ -15,11 +18,21 @@ export class LocalStorage implements Storage {
     return path.join(this.root, ...key.split('/'));
   }
 
+  private async makeFolderOf(file: string): Promise<void> {
+    const folder = path.dirname(file);
+    let made = this.making.get(folder);
+    if (!made) {
+      made = mkdir(folder, { recursive: true }).finally(() => this.making.delete(folder));
+      this.making.set(folder, made);
+    }
+    await made;
+  }
+
   async put(key: string, body: Buffer): Promise<void> {
     const file = this.pathOf(key);
-    await mkdir(path.dirname(file), { recursive: true });
+    await this.makeFolderOf(file);
     // Write then rename, so a reader never sees half a file.
-    const temp = `${file}.${randomBytes(4).toString('hex')}.part`;
+    const temp = `${file}.${randomToken(6)}.part`;
     await writeFile(temp, body);
     await rename(temp, file);
   }
@@ -32,8 +45,8 @@ export class LocalStorage implements Storage {
   async copy(from: string, to: string): Promise<void> {
     const source = this.pathOf(from);
     const file = this.pathOf(to);
-    await mkdir(path.dirname(file), { recursive: true });
-    const temp = `${file}.${randomBytes(4).toString('hex')}.part`;
+    await this.makeFolderOf(file);
+    const temp = `${file}.${randomToken(6)}.part`;
     // A file system without hard links gets a copy.
     await link(source, temp).catch(() => copyFile(source, temp));
     await rename(temp, file);

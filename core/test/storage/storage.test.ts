@@ -49,6 +49,17 @@ describe.each(['local', 's3'])('%s storage', (name) => {
     expect(Buffer.compare(await storage.get('scans/abc123.jpg'), body)).toBe(0);
   });
 
+  it('keeps every file written side by side into a new folder, and writes there again once it is emptied', async () => {
+    const storage = backends[name]!();
+    const keys = ['target', 'source1', 'source2'].map((role) => `inputs/swp_d/${role}-x3.jpg`);
+    await Promise.all(keys.map((key, i) => storage.put(key, Buffer.from(`bytes ${i}`), 'image/jpeg')));
+    expect((await Promise.all(keys.map((key) => storage.get(key)))).map(String)).toEqual(['bytes 0', 'bytes 1', 'bytes 2']);
+
+    await storage.delete(keys);
+    await storage.put(keys[0]!, Buffer.from('again'), 'image/jpeg');
+    expect(String(await storage.get(keys[0]!))).toBe('again');
+  });
+
   it('forgets deleted objects', async () => {
     const storage = backends[name]!();
     await storage.put('results/r1/swp_b.png', Buffer.from('png'), 'image/png');

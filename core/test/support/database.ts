@@ -6,7 +6,25 @@ import { connectDatabase, type Db } from '../../src/db/connect';
 export interface TestDatabase {
   url: string;
   db: Db;
+  /**
+   * Round trips to PostgreSQL made through `db` so far. node-postgres sends each query as one
+   * exchange that ends when the server is ready for the next (it never pipelines two), so this
+   * is the number of queries its connections have sent.
+   */
+  roundTrips(): number;
   close(): Promise<void>;
+}
+
+/** A node-postgres client class whose every connection adds its queries to `counter`. */
+function countingClient(counter: { roundTrips: number }): typeof pg.Client {
+  class CountingClient extends pg.Client {}
+  CountingClient.prototype.query = new Proxy(pg.Client.prototype.query, {
+    apply(query, client, args) {
+      counter.roundTrips++;
+      return Reflect.apply(query, client, args);
+    },
+  });
+  return CountingClient;
 }
 
 /** A database of its own for one test file, cloned from the migrated template. */
@@ -31,6 +49,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = connectDatabase(url.toString(), { max: 10 });
-  return { url: url.toString(), db, close: () => db.destroy() };
+  const counter = { roundTrips: 0 };
+  const db = connectDatabase(url.toString(), { max: 10, Client: countingClient(counter) });
+  return { url: url.toString(), db, roundTrips: () => counter.roundTrips, close: () => db.destroy() };
 }

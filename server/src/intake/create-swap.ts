@@ -1,5 +1,5 @@
 import type { CreateSwapBody, PublicSwap } from '@doppel/contract';
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Caller } from '../auth/authenticate';
 import { chargeSteps } from '@doppel/core/accounts/credits';
 import { cheapestPrice, priceSwap } from '@doppel/core/billing/pricing';
@@ -13,18 +13,19 @@ import { newId } from '@doppel/core/ids';
 import type { FetchGuard } from '@doppel/core/media/fetch-guard';
 import { fetchMedia, vetPublicUrl } from '../media/intake';
 import { SOURCE_MEDIA, TARGET_MEDIA_BY_SWAP_TYPE } from '@doppel/core/media/sniff';
-import { queues, sendJob } from '@doppel/core/queue/boss';
+import { jobInsertStep, queues } from '@doppel/core/queue/boss';
 import { swapJobGroup } from '@doppel/core/queue/render-groups';
 import { inputKey } from '@doppel/core/storage/keys';
 import { recordStoredFilesStep } from '@doppel/core/storage/stored-files';
 import { toPublicSwap, type PublicSwapRow } from '@doppel/core/tasks/public-swap';
 import { insertSwapStep } from '@doppel/core/tasks/swaps';
 import { releaseCreateSlot, releaseSlotStep, reserveCreateSlot } from '@doppel/core/intake/concurrency';
+import { createRefusal, settleCreateStep } from '@doppel/core/intake/settle-create';
 import type { IntakeBudget } from './intake-budget';
 import type { MediaMeasure } from '@doppel/core/db/stored-inputs';
 import { measureMedia, STILL_KINDS } from './measure';
 import { lookUpScans, requireCleanContent, scannedClean, type ScanGateDeps } from './scan-gate';
-import { overQuota, requireWithinQuota } from './storage-quota';
+import { overQuota } from './storage-quota';
 
 export interface CreateSwapDeps extends ScanGateDeps {
   guard: FetchGuard;
@@ -60,8 +61,9 @@ function targetMaxBytes(config: Config, type: CreateSwapBody['type']): number {
  * POST /swaps behind the route: spec 4.3's rules in their order. The concurrent-create slot is
  * taken before anything else, and a balance too small for the cheapest such swap is refused with
  * it; both inputs are fetched through the guard, sniffed, size-checked, held to the engine's
- * limits and scanned; then, in one transaction, the credits are charged, the swap row written and
- * its job queued, so a failure anywhere leaves neither a charge nor a task behind.
+ * limits and scanned; then, in one statement, the credits are charged, the swap row written and
+ * its job queued, so a failure anywhere leaves neither a charge nor a task behind. `inTransaction`
+ * writes more in the same transaction (the statement is then one of two).
  */
 export async function createSwapTask(
   deps: CreateSwapDeps,
@@ -173,14 +175,15 @@ export async function createSwapTask(
     };
     const { type, target_url: _t, webhook_url, metadata, ...params } = body;
 
-    return await deps.db.transaction().execute(async (trx) => {
-      await sendJob(deps.boss, trx, queues.swap.name, { swapId }, { group: swapJobGroup(type, caller.userId) });
-      // The inputs' count toward the storage quota, the charge, the swap row and the slot's
-      // release in one statement (one round trip), prepared: every create sends the same text.
-      const charge = chargeSteps(caller.userId, swapId, cost);
-      const files = media.map((m, i) => ({ key: keys[i]!, bytes: m.bytes.length }));
-      const { rows } = await sql<PublicSwapRow & { charged: boolean; stored_bytes: number }>`${PREPARED}
+    // The job, the inputs' count toward the storage quota, the charge, the swap row and the
+    // slot's release in one statement (one round trip), prepared: every create sends the same
+    // text. Its last step refuses a create past the quota or unpaid, and then nothing of it stays.
+    const charge = chargeSteps(caller.userId, swapId, cost);
+    const files = media.map((m, i) => ({ key: keys[i]!, bytes: m.bytes.length }));
+    const create = async (db: Kysely<Database>): Promise<PublicSwap> => {
+      const { rows } = await sql<PublicSwapRow & { settled: boolean }>`${PREPARED}
         with ${charge.steps},
+        job as (${jobInsertStep(queues.swap, { swapId }, { group: swapJobGroup(type, caller.userId) })}),
         released as (${releaseSlotStep(reservation)}),
         swap as (${insertSwapStep({
           id: swapId,
@@ -195,15 +198,27 @@ export async function createSwapTask(
           params: JSON.stringify(params),
           inputs: JSON.stringify(inputs),
         })})
-        select swap.*, ${charge.covered} as charged, ${recordStoredFilesStep(caller.userId, files)} as stored_bytes from swap`.execute(trx);
-      const { charged, stored_bytes, ...row } = rows[0]!;
-      // Both roll back with the transaction: the swap row written alongside is unpaid, or past the quota.
-      requireWithinQuota(stored_bytes, deps.config.storageQuotaBytes);
-      if (!charged) throw new ApiError('insufficient_credits', `This swap costs ${cost} credits, more than the balance.`);
-      const swap = toPublicSwap(row);
-      await options.inTransaction?.(trx, swap);
-      return swap;
-    });
+        select swap.*, ${settleCreateStep(charge.covered, recordStoredFilesStep(caller.userId, files), deps.config.storageQuotaBytes)} as settled
+        from swap`.execute(db);
+      const { settled: _settled, ...row } = rows[0]!;
+      return toPublicSwap(row);
+    };
+    const { inTransaction } = options;
+    try {
+      // A transaction only when the caller writes more with the create (the Idempotency-Key's answer).
+      return inTransaction
+        ? await deps.db.transaction().execute(async (trx) => {
+            const swap = await create(trx);
+            await inTransaction(trx, swap);
+            return swap;
+          })
+        : await create(deps.db);
+    } catch (error) {
+      const refusal = createRefusal(error);
+      if (refusal?.refused === 'storage') throw overQuota(refusal.storedBytes, deps.config.storageQuotaBytes);
+      if (refusal?.refused === 'credits') throw new ApiError('insufficient_credits', `This swap costs ${cost} credits, more than the balance.`);
+      throw error;
+    }
   } catch (error) {
     await deps.storage.delete(stored).catch(() => {});
     // Also when the database is down right now: the error below is the answer either way.

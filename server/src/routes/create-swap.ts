@@ -64,18 +64,17 @@ export const createSwap = tsRest.route(contract.createSwap, async ({ request, re
     }
   }
 
+  const owned = held;
   swap ??= await createSwapTask(deps, caller, body, {
     signal,
-    inTransaction: async (trx, created) => {
-      if (held) await finishIdempotentCreate(trx, held, { status: 201, body: created });
-    },
+    // The key's answer is recorded with the create, or neither is.
+    inTransaction: owned && ((trx, created) => finishIdempotentCreate(trx, owned, { status: 201, body: created })),
   }).catch(async (error: unknown) => {
-    if (held && isFinalRefusal(error)) {
-      await finishIdempotentCreate(deps.db, held, { status: error.status, body: error.toEnvelope(request.id) });
-    } else if (held) {
-      const claim = held;
+    if (owned && isFinalRefusal(error)) {
+      await finishIdempotentCreate(deps.db, owned, { status: error.status, body: error.toEnvelope(request.id) });
+    } else if (owned) {
       // Also when the database is down right now: the error below is the answer either way.
-      deps.instance.releaseSoon(() => releaseIdempotencyKey(deps.db, claim));
+      deps.instance.releaseSoon(() => releaseIdempotencyKey(deps.db, owned));
     }
     throw error;
   });
