@@ -70,24 +70,27 @@ function meanPixelChange(a: RgbImage, b: RgbImage, box: Box): number {
 
 /**
  * Per sampled frame and input face: how far the output's face there moved in identity
- * (descriptor distance) and in pixels (mean absolute change over the face box).
+ * (descriptor distance; null when the detector no longer finds that person) and in pixels (mean
+ * absolute change over the face box).
  */
 async function changes(output: string, indices: number[]) {
   const [before, after] = [await framesAt(clip, indices), await framesAt(output, indices)];
   return indices.flatMap((index) =>
     before.get(index)!.faces.map(({ person, face }) => {
-      const swapped = after.get(index)!.faces.find((other) => other.person === person)!.face;
-      return { index, person, identity: faceDistance(swapped.descriptor!, face.descriptor!), pixels: meanPixelChange(before.get(index)!.image, after.get(index)!.image, face.box) };
+      const found = after.get(index)!.faces.find((other) => other.person === person)?.face;
+      const identity = found ? faceDistance(found.descriptor!, face.descriptor!) : null;
+      return { index, person, identity, pixels: meanPixelChange(before.get(index)!.image, after.get(index)!.image, face.box) };
     }),
   );
 }
 
 /**
- * A swapped face moves away from its person (identity change above 4) and its pixels change a
- * lot; an untouched face changes only by the second H.264 encoding (under 5 levels per channel:
- * its descriptor can then move by up to ~4 on a face cut by the frame edge, so pixels decide).
+ * A swapped face is found again, moved away from its person (identity change above 4), and its
+ * pixels change a lot; an untouched face changes only by the second H.264 encoding (under 5 levels
+ * per channel: its descriptor can then move by up to ~4 on a face cut by the frame edge, and the
+ * detector can lose it beside a new, larger face, so pixels decide).
  */
-const swapped = ({ identity, pixels }: { identity: number; pixels: number }) => identity > 4 && pixels > 10;
+const swapped = ({ identity, pixels }: { identity: number | null; pixels: number }) => identity !== null && identity > 4 && pixels > 10;
 const untouched = ({ pixels }: { pixels: number }) => pixels < 5;
 
 const hasAudio = async (file: string) => (await run('ffprobe', ['-v', 'error', '-select_streams', 'a', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', file])).stdout.trim() !== '';
