@@ -15,7 +15,7 @@ export function maskedBlur(values: Float32Array, mask: Uint8Array, width: number
     stack[p * 4 + 2] = values[p * 3 + 2]!;
     stack[p * 4 + 3] = 1;
   }
-  gaussianInPlace(stack, 4, width, height, radius);
+  lowPassInPlace(stack, 4, width, height, radius);
   const mean = new Float32Array(width * height * 3);
   const weight = new Float32Array(width * height);
   for (let p = 0; p < weight.length; p++) {
@@ -44,6 +44,56 @@ export function blurMap(map: Float32Array, width: number, height: number, radius
   const out = new Float32Array(map.length);
   for (let p = 0; p < map.length; p++) out[p] = stack[p * 2 + 1]! > 1e-6 ? stack[p * 2]! / stack[p * 2 + 1]! : 0;
   return out;
+}
+
+/** From this box radius on, a low-pass is taken on a grid of cells a quarter of the radius across. */
+const COARSE_FROM_RADIUS = 12;
+
+/**
+ * `gaussianInPlace`, for a wide radius on a coarser grid: the image is averaged into cells a
+ * quarter of the radius across, blurred there, and interpolated back. A low-pass that wide has
+ * nothing finer than a cell to lose, and the shading low-pass (a fifth of the face) was most of
+ * the colour step's time at full resolution.
+ */
+function lowPassInPlace(stack: Float32Array, channels: number, width: number, height: number, radius: number): void {
+  const factor = Math.floor(radius / 4);
+  if (radius < COARSE_FROM_RADIUS) {
+    gaussianInPlace(stack, channels, width, height, radius);
+    return;
+  }
+  const cw = Math.ceil(width / factor);
+  const ch = Math.ceil(height / factor);
+  const cells = new Float32Array(cw * ch * channels);
+  const counts = new Float32Array(cw * ch);
+  for (let y = 0; y < height; y++) {
+    const row = Math.floor(y / factor) * cw;
+    for (let x = 0; x < width; x++) {
+      const cell = row + Math.floor(x / factor);
+      counts[cell]!++;
+      for (let k = 0; k < channels; k++) cells[cell * channels + k]! += stack[(y * width + x) * channels + k]!;
+    }
+  }
+  for (let cell = 0; cell < counts.length; cell++) for (let k = 0; k < channels; k++) cells[cell * channels + k]! /= counts[cell]!;
+  gaussianInPlace(cells, channels, cw, ch, Math.round(radius / factor));
+  // Bilinear interpolation from the cells' centres.
+  for (let y = 0; y < height; y++) {
+    const cy = Math.min(Math.max((y + 0.5) / factor - 0.5, 0), ch - 1);
+    const y0 = Math.floor(cy);
+    const y1 = Math.min(y0 + 1, ch - 1);
+    const fy = cy - y0;
+    for (let x = 0; x < width; x++) {
+      const cx = Math.min(Math.max((x + 0.5) / factor - 0.5, 0), cw - 1);
+      const x0 = Math.floor(cx);
+      const x1 = Math.min(x0 + 1, cw - 1);
+      const fx = cx - x0;
+      const [a, b, c, d] = [(y0 * cw + x0) * channels, (y0 * cw + x1) * channels, (y1 * cw + x0) * channels, (y1 * cw + x1) * channels];
+      for (let k = 0; k < channels; k++) {
+        const top = cells[a + k]! + fx * (cells[b + k]! - cells[a + k]!);
+        const bottom = cells[c + k]! + fx * (cells[d + k]! - cells[c + k]!);
+        stack[(y * width + x) * channels + k] = top + fy * (bottom - top);
+      }
+    }
+  }
 }
 
 /**

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { maskedBlur } from '../../src/swap/masked-blur';
+
+const W = 240;
+const H = 200;
+
+/** Three channels: a constant, a ramp across and a ramp down; the mask leaves out a disc (an eye, a lip) and the right quarter. */
+function scene(): { values: Float32Array; mask: Uint8Array } {
+  const values = new Float32Array(W * H * 3);
+  const mask = new Uint8Array(W * H);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const p = y * W + x;
+      values.set([50, 0.5 * x, 0.25 * y], p * 3);
+      const inDisc = (x - 80) ** 2 + (y - 100) ** 2 < 20 ** 2;
+      mask[p] = inDisc || x >= 180 ? 0 : 1;
+    }
+  }
+  return { values, mask };
+}
+
+describe('masked low-pass', () => {
+  for (const radius of [6, 40]) {
+    it(`keeps a constant exactly and a ramp within half a level inside the mask, radius ${radius}`, () => {
+      const { values, mask } = scene();
+      const { mean, weight } = maskedBlur(values, mask, W, H, radius);
+      let constant = 0;
+      let ramp = 0;
+      // Far enough from the image's and the mask's edges that the kernel is whole and symmetric.
+      const margin = 3 * radius;
+      for (let y = margin; y < H - margin; y++) {
+        for (let x = margin; x < 180 - margin; x++) {
+          const p = y * W + x;
+          if ((x - 80) ** 2 + (y - 100) ** 2 < (20 + margin) ** 2) continue;
+          constant = Math.max(constant, Math.abs(mean[p * 3]! - 50));
+          ramp = Math.max(ramp, Math.abs(mean[p * 3 + 1]! - 0.5 * x), Math.abs(mean[p * 3 + 2]! - 0.25 * y));
+          expect(weight[p]!).toBeGreaterThan(0.99);
+        }
+      }
+      expect(constant).toBeLessThan(1e-3);
+      expect(ramp).toBeLessThan(0.5);
+    });
+  }
+
+  it('fills the left-out pixels with the masked neighbourhood, not with their own values', () => {
+    const { values, mask } = scene();
+    for (let p = 0; p < mask.length; p++) if (!mask[p]) values[p * 3] = 250;
+    const { mean, weight } = maskedBlur(values, mask, W, H, 40);
+    const centre = 100 * W + 80;
+    expect(mean[centre * 3]!).toBeCloseTo(50, 3);
+    expect(weight[centre]!).toBeGreaterThan(0.5);
+    expect(weight[centre]!).toBeLessThan(1);
+  });
+});
