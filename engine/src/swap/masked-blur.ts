@@ -3,7 +3,7 @@
  * each output pixel is the weighted mean of the masked pixels around it, so pixels left out of the
  * mask (eyes, lips, hair) neither darken nor tint it, and pixels outside the mask get the mean of
  * their masked neighbourhood. Three passes of a separable box blur of `radius` approximate a
- * Gaussian of sigma ~ `radius`. Returns the blurred channels and the blurred mask (the share of
+ * Gaussian of sigma ~ `radius` (on a coarser grid for a wide radius, see `lowPassInPlace`). Returns the blurred channels and the blurred mask (the share of
  * masked pixels nearby, 0 where there were none).
  */
 export function maskedBlur(values: Float32Array, mask: Uint8Array, width: number, height: number, radius: number): { mean: Float32Array; weight: Float32Array } {
@@ -56,11 +56,11 @@ const COARSE_FROM_RADIUS = 12;
  * the colour step's time at full resolution.
  */
 function lowPassInPlace(stack: Float32Array, channels: number, width: number, height: number, radius: number): void {
-  const factor = Math.floor(radius / 4);
   if (radius < COARSE_FROM_RADIUS) {
     gaussianInPlace(stack, channels, width, height, radius);
     return;
   }
+  const factor = Math.floor(radius / 4);
   const cw = Math.ceil(width / factor);
   const ch = Math.ceil(height / factor);
   const cells = new Float32Array(cw * ch * channels);

@@ -45,9 +45,10 @@ export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology
  * learnt robustly (median and spread, in Lab) from `learnFrom` (the mesh's plain-skin triangles);
  * the pixels of `judge` (the rest of the face, features excluded) are scored by their distance
  * from it (averaged over the judged pixels nearby unless clearly not skin); every other pixel
- * scores 1. The swap uses it to leave out what lies across a face and is not that face: a strand of hair, a hand, the background inside the mesh's outline. Those
- * come in across the face's outline, so only off-skin patches that reach outside `face` count; a
- * shadow, a mole or make-up within the face is part of it. `tolerance` widens (above 1) how far
+ * scores 1. The swap uses it to leave out what lies across a face and is not that face: a strand
+ * of hair, a hand, the background inside the mesh's outline. Those come in across the face's
+ * outline, so only off-skin patches that reach outside `face` count; a shadow, a mole or make-up
+ * within the face is part of it. `tolerance` widens (above 1) how far
  * from the skin's colour a pixel may be and still count.
  */
 export function skinLikeness(lab: Float32Array, learnFrom: Uint8Array, judge: Uint8Array, face: Uint8Array, width: number, height: number, tolerance = 1): Float32Array {
