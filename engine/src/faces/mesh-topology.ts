@@ -2,7 +2,7 @@ import { MESH_POINTS } from './detect-faces';
 import { loadHuman } from './human';
 import { meshMirror, triangleSides } from './mesh-mirror';
 import { meshRings } from './mesh-rings';
-import { featureTriangles, skinTriangles } from './skin-regions';
+import { featureTriangles, outlineFeatureTriangles, skinTriangles } from './skin-regions';
 
 /** What the swap needs to know about the mesh's structure; the same for every face. */
 export interface MeshTopology {
@@ -19,6 +19,8 @@ export interface MeshTopology {
   skin: Uint8Array;
   /** Per triangle, 1 if it touches an eye, a brow, the lips or a nostril (see `featureTriangles`). */
   features: Uint8Array;
+  /** Per triangle, 1 if it is a feature at the face's outline (see `outlineFeatureTriangles`). */
+  outlineFeatures: Uint8Array;
 }
 
 let topology: MeshTopology | undefined;
@@ -29,7 +31,16 @@ export async function meshTopology(): Promise<MeshTopology> {
     const triangles = Uint16Array.from(human.faceTriangulation);
     const uv = human.faceUVMap.slice(0, MESH_POINTS);
     const rings = meshRings(triangles, MESH_POINTS);
-    topology = { triangles, rings, mirror: meshMirror(uv), sides: triangleSides(triangles, uv), skin: skinTriangles(triangles, uv, rings), features: featureTriangles(triangles, uv) };
+    const features = featureTriangles(triangles, uv);
+    topology = {
+      triangles,
+      rings,
+      mirror: meshMirror(uv),
+      sides: triangleSides(triangles, uv),
+      skin: skinTriangles(triangles, uv, rings),
+      features,
+      outlineFeatures: outlineFeatureTriangles(triangles, features, rings),
+    };
   }
   return topology;
 }

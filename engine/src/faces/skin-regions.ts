@@ -39,3 +39,16 @@ export function skinTriangles(triangles: Uint16Array, uv: readonly (readonly [nu
   }
   return skin;
 }
+
+/**
+ * Per triangle, 1 if it is a feature (`featureTriangles`) with a corner on the face outline or the
+ * ring inside it. On a face turned away or framed by hair, the brows' outer ends run to the
+ * outline, and hair falling over them there is hair, not brow.
+ */
+export function outlineFeatureTriangles(triangles: Uint16Array, features: Uint8Array, rings: Uint8Array): Uint8Array {
+  const out = new Uint8Array(features.length);
+  for (let t = 0; t < features.length; t++) {
+    out[t] = features[t] && [triangles[t * 3]!, triangles[t * 3 + 1]!, triangles[t * 3 + 2]!].some((i) => rings[i]! <= 1) ? 1 : 0;
+  }
+  return out;
+}

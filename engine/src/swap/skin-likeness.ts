@@ -25,19 +25,31 @@ const DISTANCE_SMOOTHING = 0.02;
 /** Radius of the blur that softens the map's edges, as a share of the box's short side. */
 const SOFTEN = 0.015;
 
+export interface FaceJudging {
+  /** Widens (above 1) how far from the skin's colour a pixel may be and still count as skin. */
+  tolerance: number;
+  /**
+   * Also judge the features at the outline (`MeshTopology.outlineFeatures`), where hair falls over
+   * a brow's outer end. For a target, what is judged not skin stays in front of the new face; a
+   * source's judged pixels are painted over, and there that cost the source's own brow tails
+   * (identity) on faces turned away.
+   */
+  outlineFeatures: boolean;
+}
+
 /**
  * `skinLikeness` of a face in its box, learnt from its mesh's plain-skin triangles and judged on
  * every triangle that is not a feature. Also returns the plain-skin mask it learnt from.
  */
-export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology: MeshTopology, width: number, height: number, tolerance = 1): { likeness: Float32Array; skin: Uint8Array } {
+export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology: MeshTopology, width: number, height: number, judging: FaceJudging): { likeness: Float32Array; skin: Uint8Array } {
   const [skin, judge, face] = [0, 1, 2].map(() => new Uint8Array(width * height)) as [Uint8Array, Uint8Array, Uint8Array];
   // One pass over the mesh paints all three masks (this runs on every frame of a video).
   rasteriseMesh(mesh, topology.triangles, width, height, (triangle, pixel) => {
     face[pixel] = 1;
-    if (!topology.features[triangle]) judge[pixel] = 1;
+    if (!topology.features[triangle] || (judging.outlineFeatures && topology.outlineFeatures[triangle])) judge[pixel] = 1;
     if (topology.skin[triangle]) skin[pixel] = 1;
   });
-  return { likeness: skinLikeness(lab, skin, judge, face, width, height, tolerance), skin };
+  return { likeness: skinLikeness(lab, skin, judge, face, width, height, judging.tolerance), skin };
 }
 
 /**

@@ -9,7 +9,7 @@ import { featherMask } from './feather-mask';
 import { poissonBlend } from './poisson-blend';
 import type { PreparedSource } from './prepared-source';
 import { indicesOf } from './mask-indices';
-import { maskedBlur } from './masked-blur';
+import { blurMap, maskedBlur } from './masked-blur';
 import { toLab } from './lab-colour';
 import { faceSkinLikeness } from './skin-likeness';
 import { paintTriangles } from './rasterise-mesh';
@@ -31,6 +31,8 @@ export type SwapStep = 'warp' | 'colour' | 'blend' | 'enhance' | 'compose';
 const SHAPE_STRENGTH = 1;
 /** Width of the feathered edge, as a fraction of the face box's short side. */
 const FEATHER_FRACTION = 0.04;
+/** Radius of the blur over the warp's sharpness map, as a share of the box's short side. */
+const SHARPNESS_SOFTEN = 0.03;
 /** Radius of the skin patch laid over what hides the source's face, as a share of the box's short side (see `fillNotSkin`). */
 const FILL_RADIUS = 0.06;
 /** Share of skin around a pixel from which a patch over it is fully trusted. */
@@ -54,7 +56,8 @@ const OCCLUDER_TOLERANCE = 2;
  * target's mouth interior (a hole in the triangulation); give it the target's lighting and skin
  * tone (`transferTone`); Poisson-blend into the target; bring the face's centre back within reach
  * of the target's colour where the source's detail left it far off (`anchorCentre`); mix with a
- * feathered mask that leaves in front whatever lies across the target's face and is not its skin;
+ * feathered mask that leaves in front whatever lies across the target's face and is not its skin,
+ * and the target's own skin where a sliver of the source would be stretched into streaks;
  * optionally enhance.
  */
 export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSource, options: SwapFaceOptions): void {
@@ -74,7 +77,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   const { triangles } = topology;
   // Converted once: both the target's skin map and the tone transfer read the box in Lab.
   const originalLab = toLab(original);
-  const own = faceSkinLikeness(originalLab, toBox(target.mesh, box), topology, width, height, OCCLUDER_TOLERANCE);
+  const own = faceSkinLikeness(originalLab, toBox(target.mesh, box), topology, width, height, { tolerance: OCCLUDER_TOLERANCE, outlineFeatures: true });
   const skin = transferTone({
     warped: warped.rgb,
     targetLab: originalLab,
@@ -92,6 +95,11 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   for (let p = 0; p < alpha.length; p++) alpha[p]! *= filled[p]!;
   // What lies across the target's face and is not its skin (hair, a hand, glasses) stays in front.
   for (let p = 0; p < alpha.length; p++) alpha[p]! *= own.likeness[p]!;
+  // Where the source was stretched into streaks, the target's own skin stays; softened so no triangle's edge shows.
+  if (warped.sharpness) {
+    const sharpness = blurMap(warped.sharpness, width, height, Math.max(1, Math.round(SHARPNESS_SOFTEN * Math.min(width, height))), warped.covered);
+    for (let p = 0; p < alpha.length; p++) alpha[p]! *= sharpness[p]!;
+  }
   step('blend');
   if (options.enhance) enhanceFace(warped.rgb, alpha, width, height);
   step('enhance');

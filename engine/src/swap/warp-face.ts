@@ -12,6 +12,12 @@ export interface WarpedFace {
   confidence: Float32Array;
   /** `targetMesh` in the box's coordinates. */
   mesh: Float32Array;
+  /**
+   * Per pixel, 1 where the source triangle drawn there is about as large as the target's (for the
+   * face's scale), falling to 0 where a sliver of the source was stretched over a large triangle;
+   * null when every triangle drawn is fully sharp (most pairs turned alike).
+   */
+  sharpness: Float32Array | null;
 }
 
 /** The two views of the source: the one to draw, and the other (mirrored, or as photographed). */
@@ -34,6 +40,9 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
   const covered = new Uint8Array(width * height);
   const confidence = new Float32Array(width * height);
   const mesh = toBox(targetMesh, box);
+  const sharpness = new Float32Array(width * height);
+  let anyBlurred = false;
+  const bySharpness = triangleSharpness(primary.mesh, mesh, triangles);
   rasteriseMesh(mesh, triangles, width, height, (triangle, pixel, u, v) => {
     // The same barycentric weights on the source triangle give the sampling position.
     const a = triangles[triangle * 3]!, b = triangles[triangle * 3 + 1]!, c = triangles[triangle * 3 + 2]!;
@@ -47,8 +56,61 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
       confidence[pixel] = (1 - mix) * own + mix * seen;
     }
     covered[pixel] = 1;
+    sharpness[pixel] = bySharpness[triangle]!;
+    if (bySharpness[triangle]! < 1) anyBlurred = true;
   });
-  return { rgb, covered, confidence, mesh };
+  return { rgb, covered, confidence, mesh, sharpness: anyBlurred ? sharpness : null };
+}
+
+/**
+ * A source triangle magnified by more than this in its most stretched direction, beyond the face's
+ * own scale, is smeared over its target triangle: a frontal source's jaw and temples are seen
+ * edge-on, a turned target shows its near side's full width, and the few source pixels across
+ * them become streaks like a beard. From `STRETCH_FROM` the triangle fades out; at `STRETCH_TO`
+ * it is gone.
+ */
+const STRETCH_FROM = 3;
+const STRETCH_TO = 5;
+
+function signedArea(mesh: Float32Array, a: number, b: number, c: number): number {
+  return (mesh[b * 2]! - mesh[a * 2]!) * (mesh[c * 2 + 1]! - mesh[a * 2 + 1]!) - (mesh[c * 2]! - mesh[a * 2]!) * (mesh[b * 2 + 1]! - mesh[a * 2 + 1]!);
+}
+
+/**
+ * How far the warp magnifies the source triangle (a, b, c) in its most stretched direction: the
+ * inverse of the smallest singular value of the affine map from the target triangle to the source's.
+ * Infinite where the source shows the triangle from behind or edge-on.
+ */
+function stretchOf(source: Float32Array, target: Float32Array, a: number, b: number, c: number): number {
+  const [t1x, t1y, t2x, t2y] = [target[b * 2]! - target[a * 2]!, target[b * 2 + 1]! - target[a * 2 + 1]!, target[c * 2]! - target[a * 2]!, target[c * 2 + 1]! - target[a * 2 + 1]!];
+  const [s1x, s1y, s2x, s2y] = [source[b * 2]! - source[a * 2]!, source[b * 2 + 1]! - source[a * 2 + 1]!, source[c * 2]! - source[a * 2]!, source[c * 2 + 1]! - source[a * 2 + 1]!];
+  const det = t1x * t2y - t2x * t1y;
+  // The map M with M t1 = s1, M t2 = s2: M = S T^-1.
+  const m11 = (s1x * t2y - s2x * t1y) / det, m12 = (s2x * t1x - s1x * t2x) / det;
+  const m21 = (s1y * t2y - s2y * t1y) / det, m22 = (s2y * t1x - s1y * t2x) / det;
+  const mDet = m11 * m22 - m12 * m21;
+  if (!(mDet > 0)) return Infinity;
+  const sum = m11 * m11 + m12 * m12 + m21 * m21 + m22 * m22;
+  const smallest = Math.sqrt(Math.max(0, (sum - Math.sqrt(Math.max(0, sum * sum - 4 * mDet * mDet))) / 2));
+  return smallest > 0 ? 1 / smallest : Infinity;
+}
+
+/** Per triangle, its sharpness (see `WarpedFace.sharpness`), the stretch measured against the face's own scale. */
+function triangleSharpness(source: Float32Array, target: Float32Array, triangles: Uint16Array): Float32Array {
+  const count = triangles.length / 3;
+  let sourceTotal = 0, targetTotal = 0;
+  for (let t = 0; t < count; t++) {
+    const a = triangles[t * 3]!, b = triangles[t * 3 + 1]!, c = triangles[t * 3 + 2]!;
+    sourceTotal += signedArea(source, a, b, c);
+    targetTotal += signedArea(target, a, b, c);
+  }
+  const scale = Math.sqrt(Math.abs(sourceTotal / targetTotal));
+  const out = new Float32Array(count);
+  for (let t = 0; t < count; t++) {
+    const stretch = stretchOf(source, target, triangles[t * 3]!, triangles[t * 3 + 1]!, triangles[t * 3 + 2]!) * scale;
+    out[t] = stretch <= STRETCH_FROM ? 1 : stretch >= STRETCH_TO ? 0 : (STRETCH_TO - stretch) / (STRETCH_TO - STRETCH_FROM);
+  }
+  return out;
 }
 
 /** Samples `texture` at barycentric (u, v) of its triangle (a, b, c) into `out` at `at`; returns the likeness there (0 off the photo). */

@@ -27,6 +27,10 @@ async function photo(n: number): Promise<Photo> {
 
 /** A point of the mesh on the cheek, below the eye and beside the nose (MediaPipe's point 205). */
 const CHEEK = 205;
+/** Above the brow on the face's right, one ring inside the outline (MediaPipe's point 68). */
+const ABOVE_BROW = 68;
+/** Between the brows (MediaPipe's point 9). */
+const BETWEEN_BROWS = 9;
 
 /**
  * A strand of hair as it falls across a face: a band from outside the face's box, over its outline,
@@ -56,6 +60,19 @@ function painted(image: RgbImage, pixels: number[]): RgbImage {
   return { ...image, rgb };
 }
 
+/** The target with hair painted over `band`, then swapped; and the painted target before the swap. */
+function swappedWith(band: number[]): { frame: RgbImage; before: Uint8Array } {
+  const frame = painted(target.image, band);
+  const before = Uint8Array.from(frame.rgb);
+  swapFaceInto(frame, target.face, prepareSource(source.image, source.face, topology), { topology });
+  return { frame, before };
+}
+
+/** Share of `pixels` left within 12 levels of `before` on every channel. */
+function keptShare(after: Uint8Array, before: Uint8Array, pixels: number[]): number {
+  return pixels.filter((p) => [0, 1, 2].every((k) => Math.abs(after[p * 3 + k]! - before[p * 3 + k]!) <= 12)).length / pixels.length;
+}
+
 const brightness = (rgb: Uint8Array, p: number) => (rgb[p * 3]! + rgb[p * 3 + 1]! + rgb[p * 3 + 2]!) / 3;
 
 let topology: MeshTopology;
@@ -71,16 +88,33 @@ describe('what lies across a face', () => {
   it("keeps a strand of hair across the target's face in front of the new face", () => {
     const { band, onSkin: strand } = strandAcross(target.face, target.image.width);
     expect(strand.length).toBeGreaterThan(100);
-    const frame = painted(target.image, band);
-    const before = Uint8Array.from(frame.rgb);
-    swapFaceInto(frame, target.face, prepareSource(source.image, source.face, topology), { topology });
+    const { frame, before } = swappedWith(band);
 
-    const kept = strand.filter((p) => [0, 1, 2].every((k) => Math.abs(frame.rgb[p * 3 + k]! - before[p * 3 + k]!) <= 12));
-    expect(kept.length / strand.length).toBeGreaterThan(0.9);
+    expect(keptShare(frame.rgb, before, strand)).toBeGreaterThan(0.9);
     // The face around the strand did take the new face.
     const above = strandAcross(target.face, target.image.width, -0.1).onSkin;
     const changed = above.filter((p) => [0, 1, 2].some((k) => Math.abs(frame.rgb[p * 3 + k]! - before[p * 3 + k]!) > 12));
     expect(changed.length / above.length).toBeGreaterThan(0.5);
+  });
+
+  it("keeps a fringe of hair falling over the target's brow in front of the new face", () => {
+    const { box, mesh } = target.face;
+    const atOutline = paintTriangles(toBox(mesh, box), topology.triangles, topology.outlineFeatures, box.width, box.height);
+    // A band from outside the box, level with the top of the brow, to between the brows.
+    const by = mesh[ABOVE_BROW * 2 + 1]! - box.y;
+    const band: number[] = [];
+    const overBrow: number[] = [];
+    for (let y = Math.round(by - 0.04 * box.height); y < by + 0.04 * box.height; y++) {
+      for (let x = -Math.round(0.1 * box.width); x < mesh[BETWEEN_BROWS * 2]! - box.x; x++) {
+        const p = (box.y + y) * target.image.width + box.x + x;
+        band.push(p);
+        if (x >= 0 && atOutline[y * box.width + x]) overBrow.push(p);
+      }
+    }
+    expect(overBrow.length).toBeGreaterThan(50);
+    const { frame, before } = swappedWith(band);
+
+    expect(keptShare(frame.rgb, before, overBrow)).toBeGreaterThan(0.9);
   });
 
   it("does not carry a strand of hair across the source's face into the target", () => {

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { FaceTexture } from '../../src/swap/prepared-source';
+import { warpFace } from '../../src/swap/warp-face';
+
+/** A strip of `columns` unit squares (two triangles each), with the squares' widths given. */
+function strip(widths: number[], height: number): { mesh: Float32Array; triangles: Uint16Array } {
+  const xs = [0];
+  for (const w of widths) xs.push(xs[xs.length - 1]! + w);
+  const mesh = new Float32Array(xs.length * 4);
+  xs.forEach((x, i) => {
+    mesh.set([x, 0], i * 2);
+    mesh.set([x, height], (xs.length + i) * 2);
+  });
+  const triangles: number[] = [];
+  for (let i = 0; i < widths.length; i++) {
+    const [topLeft, topRight, bottomLeft, bottomRight] = [i, i + 1, xs.length + i, xs.length + i + 1];
+    triangles.push(topLeft, bottomLeft, topRight, topRight, bottomLeft, bottomRight);
+  }
+  return { mesh, triangles: Uint16Array.from(triangles) };
+}
+
+function texture(mesh: Float32Array, width: number, height: number): FaceTexture {
+  return { rgb: new Uint8Array(width * height * 3).fill(128), width, height, mesh, turn: 0, likeness: new Uint8Array(width * height).fill(255) };
+}
+
+describe('warping the source onto the target', () => {
+  it('marks pixels drawn from a source sliver stretched over a wide triangle as not sharp', () => {
+    // Target: five squares 20 px wide. Source: the same, but the middle one is a 2 px sliver (stretched 10x across).
+    const target = strip([20, 20, 20, 20, 20], 20);
+    const source = strip([20, 20, 2, 20, 20], 20);
+    const box = { x: 0, y: 0, width: 101, height: 21 };
+    const warped = warpFace({ primary: texture(source.mesh, 83, 21), secondary: texture(source.mesh, 83, 21) }, target.mesh, box, target.triangles);
+
+    const at = (x: number, y: number) => warped.sharpness![y * box.width + x]!;
+    expect(at(50, 10)).toBe(0);
+    expect(at(10, 10)).toBe(1);
+    expect(at(90, 10)).toBe(1);
+  });
+
+  it('keeps fully sharp a source triangle magnified a few times more than the rest of the face', () => {
+    // A source at half the target's size, its middle square squeezed to a quarter of its width (2.6x the face's scale).
+    const target = strip([20, 20, 20], 20);
+    const source = strip([10, 5, 10], 10);
+    const box = { x: 0, y: 0, width: 61, height: 21 };
+    const warped = warpFace({ primary: texture(source.mesh, 26, 11), secondary: texture(source.mesh, 26, 11) }, target.mesh, box, target.triangles);
+
+    expect(warped.sharpness).toBeNull();
+  });
+});
