@@ -17,6 +17,27 @@ async function withProgress<T>(onProgress: (value: number) => void, work: (port:
   }
 }
 
+/**
+ * Runs `work` with a port that `signal` stops it through: the task stops itself and its thread
+ * lives on. Video tasks stop this way rather than by piscina's signal, which ends the thread and
+ * with it the reaping of its ffmpeg processes (see `stoppable` in pool/tasks.ts). Rejects with the
+ * signal's reason once stopped.
+ */
+async function withStop<T>(signal: AbortSignal | undefined, work: (port: MessagePort) => Promise<T>): Promise<T> {
+  signal?.throwIfAborted();
+  const { port1, port2 } = new MessageChannel();
+  const stop = () => port1.postMessage(null);
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    return await work(port2);
+  } catch (error) {
+    throw signal?.aborted ? signal.reason : error;
+  } finally {
+    signal?.removeEventListener('abort', stop);
+    port1.close();
+  }
+}
+
 /** A GIF swap on the pool, with the thread's progress reports delivered to `onProgress`. */
 export function swapGifOnPool(
   pool: ComputePool,
@@ -42,8 +63,8 @@ const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
 /**
  * A video swap on the pool: probing and the caps here (ffprobe runs as a child process), the set-up
  * as one task, then the video's chunks on every render thread at once, joined here. `signal`
- * withdraws the queued chunks and stops the running ones. Sources seen before come prepared from
- * the pool's cache; those the set-up prepares go into it.
+ * stops the set-up or the running chunks, each before its next frame, and starts no more. Sources
+ * seen before come prepared from the pool's cache; those the set-up prepares go into it.
  */
 export function swapVideoOnPool(
   pool: ComputePool,
@@ -56,12 +77,14 @@ export function swapVideoOnPool(
     async setUp(setUp, stop) {
       const keys = setUp.people.map((person) => sourceKey(person.source));
       const people = setUp.people.map((person, i) => ({ ...person, prepared: pool.sources.get(keys[i]!) }));
-      const result = unwrap(await pool.run('videoSetUp', { ...setUp, people }, { signal: stop }));
+      const result = await withStop(stop, async (port) => unwrap(await pool.run('videoSetUp', { ...setUp, people, stop: port }, { transferList: [port] })));
       result.sources.forEach((source, i) => people[i]!.prepared || pool.sources.set(keys[i]!, source));
       return result;
     },
     swapChunk: (chunk, onFrame, stop) =>
-      withProgress(onFrame, async (port) => unwrap(await pool.run('videoChunk', { ...chunk, progress: port }, { transferList: [port], signal: stop }))),
+      withProgress(onFrame, (progress) =>
+        withStop(stop, async (port) => unwrap(await pool.run('videoChunk', { ...chunk, progress, stop: port }, { transferList: [progress, port] }))),
+      ),
   };
   return swapVideo(
     {

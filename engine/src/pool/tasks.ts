@@ -77,15 +77,36 @@ export function gif(input: GifTask): Promise<Outcome<SwapGifResult>> {
 /** A video swap's set-up (see `setUpVideoSwap`); `prepared`: a source from the pool's cache. */
 export interface VideoSetUpTask extends Omit<SetUpInput, 'people'> {
   people: (Omit<SwapPerson, 'source'> & { source: Uint8Array })[];
+  /** A message on it stops the set-up between frames (see `stoppable`). */
+  stop: MessagePort;
 }
 
 /** The set-up, its prepared sources in shared memory: every chunk, and the pool's cache, share them without a copy. */
 export function videoSetUp(input: VideoSetUpTask): Promise<Outcome<VideoSwapSetUp>> {
-  return capture(async () => {
-    const { gallery, sources } = await setUpVideoSwap({ ...input, people: input.people.map((person) => ({ ...person, source: asBuffer(person.source) })) });
-    const share = sharer();
-    return { gallery, sources: sources.map((source, i) => (input.people[i]!.prepared ? source : share(source))) };
-  });
+  const { stop, ...setUp } = input;
+  return stoppable(stop, (signal) =>
+    capture(async () => {
+      const people = setUp.people.map((person) => ({ ...person, source: asBuffer(person.source) }));
+      const { gallery, sources } = await setUpVideoSwap({ ...setUp, people }, signal);
+      const share = sharer();
+      return { gallery, sources: sources.map((source, i) => (setUp.people[i]!.prepared ? source : share(source))) };
+    }),
+  );
+}
+
+/**
+ * Runs `work` with a signal that a message on `stop` aborts. Video work stops itself this way rather
+ * than by piscina ending the thread: its ffmpeg processes belong to the thread, and only the thread
+ * that started a child reaps it; ended with it, they stayed zombies.
+ */
+async function stoppable<T>(stop: MessagePort, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const stopped = new AbortController();
+  stop.once('message', () => stopped.abort());
+  try {
+    return await work(stopped.signal);
+  } finally {
+    stop.close();
+  }
 }
 
 /**
@@ -96,9 +117,11 @@ export function videoSetUp(input: VideoSetUpTask): Promise<Outcome<VideoSwapSetU
 export interface VideoChunkTask extends ChunkInput {
   /** Receives the chunk's frames written so far, as numbers. */
   progress: MessagePort;
+  /** A message on it stops the chunk before its next frame (see `stoppable`). */
+  stop: MessagePort;
 }
 
 export function videoChunk(input: VideoChunkTask): Promise<Outcome<number>> {
-  const { progress, ...chunk } = input;
-  return capture(() => swapChunk(chunk, (done) => progress.postMessage(done)));
+  const { progress, stop, ...chunk } = input;
+  return stoppable(stop, (signal) => capture(() => swapChunk(chunk, (done) => progress.postMessage(done), signal)));
 }

@@ -8,8 +8,13 @@ export interface FfmpegProcess {
   exited: Promise<number | null>;
   /** The last lines ffmpeg wrote to stderr (it runs with `-v error`, so these are the errors). */
   log(): string;
-  /** Ends ffmpeg at once if it still runs (a failed or abandoned pipe). */
-  stop(): void;
+  /**
+   * Ends ffmpeg at once if it still runs (a failed or abandoned pipe), and resolves once it has
+   * ended. Awaited, the thread that started it sees it end, and so reaps it: a compute thread waits
+   * for its next task without running its event loop, and a child that died meanwhile stayed a
+   * zombie until the thread's next task.
+   */
+  stop(): Promise<void>;
 }
 
 const LOG_TAIL = 2_000;
@@ -31,8 +36,9 @@ export function startFfmpeg(args: string[], stdin: 'pipe' | 'ignore'): FfmpegPro
     child,
     exited,
     log: () => log.trim(),
-    stop: () => {
+    stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited.catch(() => undefined);
     },
   };
 }

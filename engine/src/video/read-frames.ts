@@ -99,6 +99,6 @@ export async function* readFrames(file: string, video: FrameSource, range: Frame
       });
     }
   } finally {
-    ffmpeg.stop();
+    await ffmpeg.stop();
   }
 }

@@ -33,19 +33,22 @@ export interface VideoSwapSetUp {
  * The work done once per video, before any frame is swapped: the reference frames decoded and
  * described, and the sources prepared. Every refusal about the people (a time outside the video,
  * a face index out of range, no face in a source) comes from here, before any chunk runs.
+ * `signal` stops it between frames.
  */
-export async function setUpVideoSwap(input: SetUpInput): Promise<VideoSwapSetUp> {
-  const gallery = IdentityGallery.fromReferences(await referenceFrames(input));
+export async function setUpVideoSwap(input: SetUpInput, signal?: AbortSignal): Promise<VideoSwapSetUp> {
+  const gallery = IdentityGallery.fromReferences(await referenceFrames(input, signal));
+  signal?.throwIfAborted();
   // Identical source photos are prepared once, however many faces they go to.
   const sources = await Promise.all(prepareSources(input.people));
   return { gallery: gallery.toData(), sources };
 }
 
 /** The frames the people are named on, each decoded once and detected with descriptors. */
-async function referenceFrames({ file, video, people }: SetUpInput): Promise<ReferenceFrame[]> {
+async function referenceFrames({ file, video, people }: SetUpInput, signal: AbortSignal | undefined): Promise<ReferenceFrame[]> {
   const times = [...new Set(people.map((person) => person.frameTimeSeconds))];
   const frames: ReferenceFrame[] = [];
   for (const seconds of times) {
+    signal?.throwIfAborted();
     if (!(seconds >= 0 && seconds <= video.durationSeconds)) {
       throw new EngineError('frame_time_out_of_range', `frame time ${seconds} s is outside the video (0-${video.durationSeconds.toFixed(3)} s)`);
     }

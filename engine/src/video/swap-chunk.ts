@@ -45,9 +45,10 @@ export interface ChunkInput extends VideoSwapSetUp {
 /**
  * Follows people through one chunk of a video (from its lead), swaps them on every frame and
  * encodes the frames to `output`; `onFrame` gets the frames written so far. Resolves with the
- * frame count, 0 when the video ends before the chunk (no file is written then).
+ * frame count, 0 when the video ends before the chunk (no file is written then). `signal` stops it
+ * before the next frame, with its ffmpeg processes ended.
  */
-export async function swapChunk(input: ChunkInput, onFrame: (done: number) => void): Promise<number> {
+export async function swapChunk(input: ChunkInput, onFrame: (done: number) => void, signal?: AbortSignal): Promise<number> {
   const { chunk, video } = input;
   const gallery = IdentityGallery.fromData(input.gallery);
   const replacements: Replacement[] = input.sources.map((source) => ({ source, enhance: input.enhance }));
@@ -57,7 +58,9 @@ export async function swapChunk(input: ChunkInput, onFrame: (done: number) => vo
   let followed = 0;
   let done = 0;
   try {
+    signal?.throwIfAborted();
     for await (const frame of followFaces(frames, gallery, videoFollowOptions(video.fps))) {
+      signal?.throwIfAborted();
       if (followed++ < chunk.lead) continue;
       swapFollowed(frame, replacements, topology);
       encoder ??= openEncoder({ output: input.output, width: video.width, height: video.height, frameRate: video.frameRate });
@@ -73,7 +76,7 @@ export async function swapChunk(input: ChunkInput, onFrame: (done: number) => vo
     }
     await encoder?.finish();
   } catch (error) {
-    encoder?.abort();
+    await encoder?.abort();
     throw error;
   }
   return done;

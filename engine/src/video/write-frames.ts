@@ -16,8 +16,8 @@ export interface FrameEncoder {
   write(rgb: Uint8Array): Promise<void>;
   /** Ends the input and waits for the finished file. */
   finish(): Promise<void>;
-  /** Abandons the output (after a failure elsewhere). */
-  abort(): void;
+  /** Abandons the output (after a failure elsewhere); resolves once the encoder has ended. */
+  abort(): Promise<void>;
 }
 
 /**

@@ -19,6 +19,19 @@ import { demoPhoto, panVideo, personAt, type Pan, type Person } from '../fixture
 
 const run = promisify(execFile);
 
+/** The states ('R', 'S', 'Z', ...) of this process's ffmpeg children, from /proc. */
+async function ffmpegChildren(): Promise<string[]> {
+  const states: string[] = [];
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // pid (comm) state ppid ...: comm may hold spaces, so the fields are read after its closing parenthesis.
+    const match = /^\d+ \((.*)\) (\S) (\d+)/s.exec(stat);
+    if (match && match[1] === 'ffmpeg' && Number(match[3]) === process.pid) states.push(match[2]!);
+  }
+  return states;
+}
+
 // 2 s at 25 fps: A and B at first, B and C at the end (A leaves on the left, C enters on the right).
 const PAN: Pan = { width: 640, height: 360, frames: 50, fromX: 100, toX: 320, y: 120, zoom: 1.1 };
 const FPS = 25;
@@ -236,7 +249,7 @@ describe('video swap on a pool of two render threads', () => {
     await expect(stat(output)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('stops every chunk on abort and leaves no temporary file', async () => {
+  it('stops every chunk on abort and leaves no temporary file and no ffmpeg behind', async () => {
     const saved = process.env.TMPDIR;
     const tmp = await mkdtemp(path.join(dir, 'tmp-'));
     process.env.TMPDIR = tmp;
@@ -250,5 +263,7 @@ describe('video swap on a pool of two render threads', () => {
     }
     expect(await readdir(tmp)).toEqual([]);
     await expect(stat(output)).rejects.toMatchObject({ code: 'ENOENT' });
+    // Every ffmpeg the chunks started has ended and been reaped: none is left running or as a zombie.
+    await expect.poll(() => ffmpegChildren(), { timeout: 5000 }).toEqual([]);
   });
 });
