@@ -41,7 +41,7 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
   const confidence = new Float32Array(width * height);
   const mesh = toBox(targetMesh, box);
   const sharpness = new Float32Array(width * height);
-  let anyBlurred = false;
+  let anyStretched = false;
   const bySharpness = triangleSharpness(primary.mesh, mesh, triangles);
   rasteriseMesh(mesh, triangles, width, height, (triangle, pixel, u, v) => {
     // The same barycentric weights on the source triangle give the sampling position.
@@ -57,9 +57,9 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
     }
     covered[pixel] = 1;
     sharpness[pixel] = bySharpness[triangle]!;
-    if (bySharpness[triangle]! < 1) anyBlurred = true;
+    if (bySharpness[triangle]! < 1) anyStretched = true;
   });
-  return { rgb, covered, confidence, mesh, sharpness: anyBlurred ? sharpness : null };
+  return { rgb, covered, confidence, mesh, sharpness: anyStretched ? sharpness : null };
 }
 
 /**
