@@ -261,7 +261,8 @@ describe('video swap on a pool of two render threads', () => {
     } finally {
       process.env.TMPDIR = saved;
     }
-    expect(await readdir(tmp)).toEqual([]);
+    // Only the swap's own files count: a render thread started meanwhile puts tsx's cache there too.
+    expect((await readdir(tmp)).filter((name) => name.startsWith('doppel-'))).toEqual([]);
     await expect(stat(output)).rejects.toMatchObject({ code: 'ENOENT' });
     // Every ffmpeg the chunks started has ended and been reaped: none is left running or as a zombie.
     await expect.poll(() => ffmpegChildren(), { timeout: 5000 }).toEqual([]);
