@@ -48,7 +48,8 @@ export function paintTriangles(mesh: Float32Array, triangles: Uint16Array, selec
   return mask;
 }
 
-function totalSignedArea(mesh: Float32Array, triangles: Uint16Array): number {
+/** Twice the summed signed area of the mesh's triangles: its sign is the mesh's winding. */
+export function totalSignedArea(mesh: Float32Array, triangles: Uint16Array): number {
   let sum = 0;
   for (let t = 0; t < triangles.length; t += 3) {
     const a = triangles[t]! * 2, b = triangles[t + 1]! * 2, c = triangles[t + 2]! * 2;

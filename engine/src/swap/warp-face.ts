@@ -1,6 +1,6 @@
 import type { Box } from '../faces/face-order';
 import type { FaceTexture } from './prepared-source';
-import { rasteriseMesh } from './rasterise-mesh';
+import { rasteriseMesh, totalSignedArea } from './rasterise-mesh';
 
 /** The source face drawn over the target face's box, before any colour work. */
 export interface WarpedFace {
@@ -72,10 +72,6 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
 const STRETCH_FROM = 3;
 const STRETCH_TO = 5;
 
-function signedArea(mesh: Float32Array, a: number, b: number, c: number): number {
-  return (mesh[b * 2]! - mesh[a * 2]!) * (mesh[c * 2 + 1]! - mesh[a * 2 + 1]!) - (mesh[c * 2]! - mesh[a * 2]!) * (mesh[b * 2 + 1]! - mesh[a * 2 + 1]!);
-}
-
 /**
  * How far the warp magnifies the source triangle (a, b, c) in its most stretched direction: the
  * inverse of the smallest singular value of the affine map from the target triangle to the source's.
@@ -98,13 +94,7 @@ function stretchOf(source: Float32Array, target: Float32Array, a: number, b: num
 /** Per triangle, its sharpness (see `WarpedFace.sharpness`), the stretch measured against the face's own scale. */
 function triangleSharpness(source: Float32Array, target: Float32Array, triangles: Uint16Array): Float32Array {
   const count = triangles.length / 3;
-  let sourceTotal = 0, targetTotal = 0;
-  for (let t = 0; t < count; t++) {
-    const a = triangles[t * 3]!, b = triangles[t * 3 + 1]!, c = triangles[t * 3 + 2]!;
-    sourceTotal += signedArea(source, a, b, c);
-    targetTotal += signedArea(target, a, b, c);
-  }
-  const scale = Math.sqrt(Math.abs(sourceTotal / targetTotal));
+  const scale = Math.sqrt(Math.abs(totalSignedArea(source, triangles) / totalSignedArea(target, triangles)));
   const out = new Float32Array(count);
   for (let t = 0; t < count; t++) {
     const stretch = stretchOf(source, target, triangles[t * 3]!, triangles[t * 3 + 1]!, triangles[t * 3 + 2]!) * scale;
