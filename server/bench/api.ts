@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -42,6 +42,21 @@ const serverDir = path.join(path.dirname(new URL(import.meta.url).pathname), '..
 const require = createRequire(import.meta.url);
 const demo = (n: number) =>
   readFileSync(path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo', `sample${n}.jpg`));
+
+/**
+ * CPU ms to create one empty file in `dir`. On ext4 without a journal (this VM's root) it grows
+ * with the files created and deleted there before, from 0.03 to about 1 ms; a create makes three
+ * (its folder and two inputs), so it is printed beside the figures it moves.
+ */
+function fileCreateCpuMs(dir: string): number {
+  const folder = path.join(dir, 'file-create-probe');
+  mkdirSync(folder);
+  const before = process.cpuUsage();
+  const count = 200;
+  for (let i = 0; i < count; i++) closeSync(openSync(path.join(folder, String(i)), 'wx'));
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / count;
+}
 
 const children = new Set<ChildProcess>();
 function startChild(args: string[], env: Record<string, string> = {}): ChildProcess {
@@ -273,6 +288,7 @@ async function main(): Promise<void> {
     await stopChild(doppel.child);
 
     console.log(`\n${new Date().toISOString()}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+    console.log(`creating a file beside the inputs: ${fileCreateCpuMs(path.join(workDir, 'files', 'inputs')).toFixed(3)} ms CPU`);
     console.log(table(rows, bare));
   } finally {
     clearTimeout(watchdog);
