@@ -6,6 +6,8 @@ import type { SwapImageResult } from '../swap/swap-image';
 import { unwrap } from './outcome';
 import type * as tasks from './tasks';
 import type { SwapTask } from './tasks';
+import type { PreparedSource } from '../swap/prepared-source';
+import { newSourceClaim, type HelpedSource, type SourceClaim } from './source-claim';
 
 type Tasks = { [K in keyof typeof tasks as (typeof tasks)[K] extends (input: never) => unknown ? K : never]: (typeof tasks)[K] };
 type TaskName = keyof Tasks & string;
@@ -17,6 +19,7 @@ type TaskName = keyof Tasks & string;
  */
 const LANE_OF: Record<TaskName, 'render' | 'quick'> = {
   swap: 'render',
+  prepareSource: 'render',
   gif: 'render',
   videoSetUp: 'render',
   videoChunk: 'render',
@@ -85,23 +88,49 @@ export class ComputePool {
 
 /**
  * A swap on the pool, with the thread's progress reports delivered to `onProgress`. Sources seen
- * before come prepared from the pool's cache; those the thread prepares go into it.
+ * before come prepared from the pool's cache. Each one not seen before gets a helper task beside
+ * the swap, which prepares it on another thread while the swap analyses the target (see
+ * `SourceClaim`); what the helpers and the swap's thread prepare goes into the cache.
  */
 export async function swapWithProgress(
   pool: ComputePool,
-  input: Omit<SwapTask, 'progress'>,
+  input: Omit<SwapTask, 'progress' | 'helped'>,
   onProgress: (percent: number) => void,
   signal?: AbortSignal,
 ): Promise<SwapImageResult> {
-  const { port1, port2 } = new MessageChannel();
-  port1.on('message', (percent: number) => onProgress(percent));
+  const progress = new MessageChannel();
+  progress.port1.on('message', (percent: number) => onProgress(percent));
+  const helped = new MessageChannel();
   const keys = input.mappings.map((mapping) => sourceKey(mapping.source));
-  const mappings = input.mappings.map((mapping, i) => ({ ...mapping, prepared: pool.sources.get(keys[i]!) }));
+  const claims = new Map<string, { index: number; claim: SourceClaim }>();
+  const mappings = input.mappings.map((mapping, index) => {
+    const prepared = pool.sources.get(keys[index]!);
+    if (prepared) return { ...mapping, prepared };
+    const helper = claims.get(keys[index]!) ?? claims.set(keys[index]!, { index, claim: newSourceClaim() }).get(keys[index]!)!;
+    return { ...mapping, claim: helper.claim };
+  });
   try {
-    const { prepared, ...result } = unwrap(await pool.run('swap', { ...input, mappings, progress: port2 }, { transferList: [port2], signal }));
+    const swapping = pool.run('swap', { ...input, mappings, progress: progress.port2, helped: helped.port2 }, { transferList: [progress.port2, helped.port2], signal });
+    for (const [key, { index, claim }] of claims) {
+      const tell = (prepared: PreparedSource | null) => helped.port1.postMessage({ index, prepared } satisfies HelpedSource);
+      void pool
+        .run('prepareSource', { source: input.mappings[index]!.source, claim }, { signal })
+        .then(unwrap)
+        .then(
+          (prepared) => {
+            if (!prepared) return;
+            pool.sources.set(key, prepared);
+            tell(prepared);
+          },
+          // The swap's thread then prepares the source itself, and reports its own error.
+          () => tell(null),
+        );
+    }
+    const { prepared, ...result } = unwrap(await swapping);
     prepared.forEach((source, i) => source && pool.sources.set(keys[i]!, source));
     return result;
   } finally {
-    port1.close();
+    progress.port1.close();
+    helped.port1.close();
   }
 }

@@ -7,9 +7,11 @@ import type { MessagePort } from 'node:worker_threads';
 import { describeFaces, type FaceDescription } from '../faces/describe-faces';
 import type { PreparedSource } from '../swap/prepared-source';
 import { toShared } from '../swap/source-cache';
+import { loadSource } from '../swap/load-source';
 import { swapImage, type SwapImageResult } from '../swap/swap-image';
 import { scanFrames, scanImage, type ScanThresholds, type ScanVerdict } from '../scan/verdict';
 import { capture, type Outcome } from './outcome';
+import { helperResults, takeClaim, type SourceClaim } from './source-claim';
 import { videoStills } from '../video/stills';
 import { swapGif, type SwapGifResult } from '../animation/swap-gif';
 import { setUpVideoSwap, type SetUpInput, type SwapPerson, type VideoSwapSetUp } from '../video/set-up-swap';
@@ -36,25 +38,59 @@ export function detect(input: { bytes: Uint8Array }): Promise<Outcome<FaceDescri
 
 export interface SwapTask {
   target: Uint8Array;
-  /** `prepared`: the source from the pool's cache (in shared memory), when it was there. */
-  mappings: { source: Uint8Array; prepared?: PreparedSource; targetFaceIndex?: number; enableFaceEnhancer?: boolean }[];
+  /**
+   * `prepared`: the source from the pool's cache (in shared memory), when it was there. `claim`:
+   * a helper task may prepare this source meanwhile (see `SourceClaim`); mappings of identical
+   * bytes share one claim.
+   */
+  mappings: { source: Uint8Array; prepared?: PreparedSource; claim?: SourceClaim; targetFaceIndex?: number; enableFaceEnhancer?: boolean }[];
   /** Receives progress percentages (0..100) as numbers. */
   progress?: MessagePort;
+  /** Delivers the helpers' sources (`HelpedSource`), for the mappings with a claim. */
+  helped?: MessagePort;
 }
 
-/** A swap's result, with the sources this thread prepared itself (in shared memory, for the pool's cache; null where one was given). */
+/**
+ * A swap's result, with the sources this thread prepared itself (in shared memory, for the pool's
+ * cache; null where one was given or a helper prepared it).
+ */
 export type SwapTaskResult = SwapImageResult & { prepared: (PreparedSource | null)[] };
 
 export function swap(input: SwapTask): Promise<Outcome<SwapTaskResult>> {
+  const helped = input.helped;
   return capture(async () => {
+    const mappings = input.mappings.map((m) => ({ ...m, source: asBuffer(m.source) }));
+    const helpedIndex = new Map<Buffer, { index: number; claim: SourceClaim }>();
+    mappings.forEach(({ source, claim }, index) => claim && !helpedIndex.has(source) && helpedIndex.set(source, { index, claim }));
+    const fromHelper = helped ? helperResults(helped) : undefined;
+    const byHelper = new Set<PreparedSource>();
+    // The swap asks for a source once the target is analysed: a helper that claimed it first
+    // hands it over; otherwise, or if the helper failed, this thread prepares it.
+    const load = async (bytes: Buffer): Promise<PreparedSource> => {
+      const help = helpedIndex.get(bytes);
+      if (!help || !fromHelper || takeClaim(help.claim, 'swap')) return loadSource(bytes);
+      const prepared = await fromHelper(help.index);
+      if (!prepared) return loadSource(bytes);
+      byHelper.add(prepared);
+      return prepared;
+    };
     const { sources, ...result } = await swapImage({
       target: asBuffer(input.target),
-      mappings: input.mappings.map((m) => ({ ...m, source: asBuffer(m.source) })),
+      mappings,
       onProgress: (percent) => input.progress?.postMessage(percent),
+      loadSource: load,
     });
     const share = sharer();
-    return { ...result, prepared: sources.map((source, i) => (input.mappings[i]!.prepared ? null : share(source))) };
-  });
+    return { ...result, prepared: sources.map((source, i) => (input.mappings[i]!.prepared || byHelper.has(source) ? null : share(source))) };
+  }).finally(() => helped?.close());
+}
+
+/**
+ * A helper beside a swap (see `SourceClaim`): prepares the source in shared memory if the swap
+ * has not claimed it yet, and answers null if it has.
+ */
+export function prepareSource(input: { source: Uint8Array; claim: SourceClaim }): Promise<Outcome<PreparedSource | null>> {
+  return capture(async () => (takeClaim(input.claim, 'helper') ? toShared(await loadSource(asBuffer(input.source))) : null));
 }
 
 export interface GifTask {

@@ -24,6 +24,8 @@ export interface SwapImageInput {
   mappings: FaceMapping[];
   /** Called with 0..100 as the work advances. */
   onProgress?: (percent: number) => void;
+  /** Prepares a source photo that came without `prepared`; `loadSource` by default. */
+  loadSource?: (bytes: Buffer) => Promise<PreparedSource>;
 }
 
 export interface SwapImageResult {
@@ -44,7 +46,7 @@ export async function swapImage(input: SwapImageInput): Promise<SwapImageResult 
   progress(0);
   // Sources are decoded (on sharp's threads) while the target is analysed, each distinct photo
   // once and two at a time; target errors are still the ones reported first.
-  const loading = prepareSources(input.mappings);
+  const loading = prepareSources(input.mappings, input.loadSource);
   for (const pending of loading) pending.catch(() => undefined);
   const target = await decodeImage(input.target);
   const faces = await detectFaces(target);
