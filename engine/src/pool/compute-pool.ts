@@ -106,7 +106,9 @@ export async function swapWithProgress(
   const mappings = input.mappings.map((mapping, index) => {
     const prepared = pool.sources.get(keys[index]!);
     if (prepared) return { ...mapping, prepared };
-    const helper = claims.get(keys[index]!) ?? claims.set(keys[index]!, { index, claim: newSourceClaim() }).get(keys[index]!)!;
+    // Mappings of identical bytes share the first one's claim and helper.
+    let helper = claims.get(keys[index]!);
+    if (!helper) claims.set(keys[index]!, (helper = { index, claim: newSourceClaim() }));
     return { ...mapping, claim: helper.claim };
   });
   try {

@@ -61,7 +61,8 @@ export function swap(input: SwapTask): Promise<Outcome<SwapTaskResult>> {
   return capture(async () => {
     const mappings = input.mappings.map((m) => ({ ...m, source: asBuffer(m.source) }));
     const helpedIndex = new Map<Buffer, { index: number; claim: SourceClaim }>();
-    mappings.forEach(({ source, claim }, index) => claim && !helpedIndex.has(source) && helpedIndex.set(source, { index, claim }));
+    // Mappings of identical bytes are prepared once, from the first one's buffer: its index is the one helpers answer for.
+    mappings.forEach(({ source, claim }, index) => claim && helpedIndex.set(source, { index, claim }));
     const fromHelper = helped ? helperResults(helped) : undefined;
     const byHelper = new Set<PreparedSource>();
     // The swap asks for a source once the target is analysed: a helper that claimed it first
