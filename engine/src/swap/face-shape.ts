@@ -1,3 +1,5 @@
+import { keepExpression } from './keep-expression';
+
 /** Mesh rings over which the shape change ramps up from the outline. */
 const RAMP_RINGS = 3;
 
@@ -10,16 +12,20 @@ const RAMP_RINGS = 3;
  * (scale, rotation, shift), which removes position and size but keeps shape. Each point then
  * moves by `strength` times its offset to the aligned source, ramping from 0 on the face outline
  * up to full strength `RAMP_RINGS` rings of mesh edges inside it, so that no triangle folds.
+ * The proportions are the source's, the expression stays the target's (`keepExpression`): how
+ * open its mouth and eyes are.
  */
 export function blendFaceShape(target: Float32Array, source: Float32Array, rings: Uint8Array, strength: number): Float32Array {
   const aligned = alignSimilarity(source, target);
   const out = new Float32Array(target.length);
+  const ramp = new Float32Array(target.length / 2);
   for (let i = 0; i < target.length / 2; i++) {
-    const w = strength * Math.min(1, rings[i]! / RAMP_RINGS);
+    ramp[i] = Math.min(1, rings[i]! / RAMP_RINGS);
+    const w = strength * ramp[i]!;
     out[i * 2] = target[i * 2]! + w * (aligned[i * 2]! - target[i * 2]!);
     out[i * 2 + 1] = target[i * 2 + 1]! + w * (aligned[i * 2 + 1]! - target[i * 2 + 1]!);
   }
-  return out;
+  return keepExpression(out, target, ramp);
 }
 
 /** `from` mapped by the similarity transform that best fits it onto `to` (least squares). */

@@ -30,7 +30,10 @@ export interface WarpSources {
  * Per-triangle affine warp: each front-facing triangle of the target face's mesh is filled with
  * the pixels of the same triangle of the source face, sampled bilinearly, from the primary view;
  * where the primary's pixel is not the face's own skin (hair or a hand across one cheek) and the
- * secondary's is, the secondary's takes its place as far as it is skin.
+ * secondary's is, the secondary's takes its place as far as it is skin and sharp there. The
+ * secondary shows the face's other side, often its far side squeezed near the outline: where
+ * hair covers one cheek of photo 6's face 1, her other cheek, mirrored and stretched, left
+ * stripes across photo 3's face 1.
  */
 export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Box, triangles: Uint16Array): WarpedFace {
   const { width, height } = box;
@@ -43,6 +46,7 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
   const sharpness = new Float32Array(width * height);
   let anyStretched = false;
   const bySharpness = triangleSharpness(primary.mesh, mesh, triangles);
+  const otherSharpness = triangleSharpness(secondary.mesh, mesh, triangles);
   rasteriseMesh(mesh, triangles, width, height, (triangle, pixel, u, v) => {
     // The same barycentric weights on the source triangle give the sampling position.
     const a = triangles[triangle * 3]!, b = triangles[triangle * 3 + 1]!, c = triangles[triangle * 3 + 2]!;
@@ -50,7 +54,7 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
     if (own >= 1) {
       confidence[pixel] = 1;
     } else {
-      const seen = sampleAt(secondary, a, b, c, u, v, other, 0);
+      const seen = sampleAt(secondary, a, b, c, u, v, other, 0) * otherSharpness[triangle]!;
       const mix = (1 - own) * seen;
       for (let k = 0; k < 3; k++) rgb[pixel * 3 + k]! += mix * (other[k]! - rgb[pixel * 3 + k]!);
       confidence[pixel] = (1 - mix) * own + mix * seen;

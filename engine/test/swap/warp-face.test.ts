@@ -19,8 +19,8 @@ function strip(widths: number[], height: number): { mesh: Float32Array; triangle
   return { mesh, triangles: Uint16Array.from(triangles) };
 }
 
-function texture(mesh: Float32Array, width: number, height: number): FaceTexture {
-  return { rgb: new Uint8Array(width * height * 3).fill(128), width, height, mesh, turn: 0, likeness: new Uint8Array(width * height).fill(255) };
+function texture(mesh: Float32Array, width: number, height: number, grey = 128, likeness = 255): FaceTexture {
+  return { rgb: new Uint8Array(width * height * 3).fill(grey), width, height, mesh, turn: 0, likeness: new Uint8Array(width * height).fill(likeness) };
 }
 
 describe('warping the source onto the target', () => {
@@ -45,5 +45,21 @@ describe('warping the source onto the target', () => {
     const warped = warpFace({ primary: texture(source.mesh, 26, 11), secondary: texture(source.mesh, 26, 11) }, target.mesh, box, target.triangles);
 
     expect(warped.sharpness).toBeNull();
+  });
+
+  it('lets the other view stand in for what is not skin only where it is not stretched', () => {
+    // The primary view is all hair (not skin); the other view is skin, and shows the middle square as a 2 px sliver.
+    const target = strip([20, 20, 20, 20, 20], 20);
+    const even = strip([20, 20, 20, 20, 20], 20);
+    const squeezed = strip([20, 20, 2, 20, 20], 20);
+    const box = { x: 0, y: 0, width: 101, height: 21 };
+    const hair = texture(even.mesh, 101, 21, 40, 0);
+    const warped = warpFace({ primary: hair, secondary: texture(squeezed.mesh, 83, 21, 200) }, target.mesh, box, target.triangles);
+
+    const at = (x: number, y: number) => y * box.width + x;
+    expect(warped.confidence[at(10, 10)]).toBe(1);
+    expect(warped.rgb[at(10, 10) * 3]).toBeCloseTo(200);
+    expect(warped.confidence[at(50, 10)]).toBe(0);
+    expect(warped.rgb[at(50, 10) * 3]).toBeCloseTo(40);
   });
 });
