@@ -28,12 +28,16 @@ export interface WarpSources {
 
 /**
  * Per-triangle affine warp: each front-facing triangle of the target face's mesh is filled with
- * the pixels of the same triangle of the source face, sampled bilinearly, from the primary view;
- * where the primary's pixel is not the face's own skin (hair or a hand across one cheek) and the
- * secondary's is, the secondary's takes its place as far as it is skin and sharp there. The
- * secondary shows the face's other side, often its far side squeezed near the outline: where
- * hair covers one cheek of photo 6's face 1, her other cheek, mirrored and stretched, left
- * stripes across photo 3's face 1.
+ * the pixels of the same triangle of the source face, sampled bilinearly, from the primary view,
+ * or from the secondary where that one shows it better:
+ * - where the primary is stretched (see `STRETCH_FROM`) and the secondary less so, as far as it is
+ *   sharper and its pixel is skin: a turned source's far side is a sliver, and its mirrored near
+ *   side shows the same part of the face whole (the target's own skin stayed there before, and
+ *   with it some of the target's identity);
+ * - where the primary's pixel is not the face's own skin (hair or a hand across one cheek), as far
+ *   as the secondary's is skin and sharp there. The secondary often shows the far side squeezed
+ *   near the outline: where hair covers one cheek of photo 6's face 1, her other cheek, mirrored
+ *   and stretched, left stripes across photo 3's face 1.
  */
 export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Box, triangles: Uint16Array): WarpedFace {
   const { width, height } = box;
@@ -51,17 +55,23 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
     // The same barycentric weights on the source triangle give the sampling position.
     const a = triangles[triangle * 3]!, b = triangles[triangle * 3 + 1]!, c = triangles[triangle * 3 + 2]!;
     const own = sampleAt(primary, a, b, c, u, v, rgb, pixel * 3);
-    if (own >= 1) {
-      confidence[pixel] = 1;
-    } else {
-      const seen = sampleAt(secondary, a, b, c, u, v, other, 0) * otherSharpness[triangle]!;
-      const mix = (1 - own) * seen;
-      for (let k = 0; k < 3; k++) rgb[pixel * 3 + k]! += mix * (other[k]! - rgb[pixel * 3 + k]!);
-      confidence[pixel] = (1 - mix) * own + mix * seen;
+    const sharp = bySharpness[triangle]!;
+    const otherSharp = otherSharpness[triangle]!;
+    // How far the secondary takes the pixel over, and how far what it shows there is skin.
+    let mix = 0;
+    let seen = 0;
+    if (otherSharp > sharp) {
+      seen = sampleAt(secondary, a, b, c, u, v, other, 0);
+      mix = (seen * (otherSharp - sharp)) / (1 - sharp);
+    } else if (own < 1) {
+      seen = sampleAt(secondary, a, b, c, u, v, other, 0) * otherSharp;
+      mix = (1 - own) * seen;
     }
+    if (mix > 0) for (let k = 0; k < 3; k++) rgb[pixel * 3 + k]! += mix * (other[k]! - rgb[pixel * 3 + k]!);
+    confidence[pixel] = (1 - mix) * own + mix * seen;
     covered[pixel] = 1;
-    sharpness[pixel] = bySharpness[triangle]!;
-    if (bySharpness[triangle]! < 1) anyStretched = true;
+    sharpness[pixel] = otherSharp > sharp ? sharp + mix * (otherSharp - sharp) : sharp;
+    if (sharpness[pixel]! < 1) anyStretched = true;
   });
   return { rgb, covered, confidence, mesh, sharpness: anyStretched ? sharpness : null };
 }

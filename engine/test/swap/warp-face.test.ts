@@ -62,4 +62,19 @@ describe('warping the source onto the target', () => {
     expect(warped.confidence[at(50, 10)]).toBe(0);
     expect(warped.rgb[at(50, 10) * 3]).toBeCloseTo(40);
   });
+
+  it('draws a triangle the primary view shows as a sliver from the other view where that one shows it whole', () => {
+    // Both views are skin; the primary shows the middle square as a 2 px sliver, the other view shows it whole.
+    const target = strip([20, 20, 20, 20, 20], 20);
+    const squeezed = strip([20, 20, 2, 20, 20], 20);
+    const even = strip([20, 20, 20, 20, 20], 20);
+    const box = { x: 0, y: 0, width: 101, height: 21 };
+    const warped = warpFace({ primary: texture(squeezed.mesh, 83, 21, 40), secondary: texture(even.mesh, 101, 21, 200) }, target.mesh, box, target.triangles);
+
+    const at = (x: number, y: number) => y * box.width + x;
+    expect(warped.rgb[at(50, 10) * 3]).toBeCloseTo(200);
+    expect(warped.sharpness?.[at(50, 10)] ?? 1).toBe(1);
+    expect(warped.rgb[at(10, 10) * 3]).toBeCloseTo(40);
+  });
 });
+
