@@ -29,10 +29,12 @@ export interface FaceJudging {
   /** Widens (above 1) how far from the skin's colour a pixel may be and still count as skin. */
   tolerance: number;
   /**
-   * Also judge the features at the outline (`MeshTopology.outlineFeatures`), where hair falls over
-   * a brow's outer end. For a target, what is judged not skin stays in front of the new face; a
-   * source's judged pixels are painted over, and there that cost the source's own brow tails
-   * (identity) on faces turned away.
+   * Judge the features at the outline (`MeshTopology.outlineFeatures`), where hair falls over a
+   * brow's outer end, as fully as the skin. For a target, what is judged not skin stays in front
+   * of the new face. A source's judged pixels are painted over, and there that cost the source's
+   * own brow tails (identity) on faces turned away: when false, they are left out only as part of
+   * hair that reaches outside across the skin beside them (source 6-1's hair across her brow's
+   * end had come through as a dark patch on every target's temple).
    */
   outlineFeatures: boolean;
 }
@@ -43,13 +45,18 @@ export interface FaceJudging {
  */
 export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology: MeshTopology, width: number, height: number, judging: FaceJudging): { likeness: Float32Array; skin: Uint8Array } {
   const [skin, judge, face] = [0, 1, 2].map(() => new Uint8Array(width * height)) as [Uint8Array, Uint8Array, Uint8Array];
-  // One pass over the mesh paints all three masks (this runs on every frame of a video).
+  const followOnly = judging.outlineFeatures ? undefined : new Uint8Array(width * height);
+  // One pass over the mesh paints all the masks (this runs on every frame of a video).
   rasteriseMesh(mesh, topology.triangles, width, height, (triangle, pixel) => {
     face[pixel] = 1;
-    if (!topology.features[triangle] || (judging.outlineFeatures && topology.outlineFeatures[triangle])) judge[pixel] = 1;
+    if (!topology.features[triangle]) judge[pixel] = 1;
+    else if (topology.outlineFeatures[triangle]) {
+      judge[pixel] = 1;
+      if (followOnly) followOnly[pixel] = 1;
+    }
     if (topology.skin[triangle]) skin[pixel] = 1;
   });
-  return { likeness: skinLikeness(lab, skin, judge, face, width, height, judging.tolerance), skin };
+  return { likeness: skinLikeness(lab, skin, judge, face, width, height, judging.tolerance, followOnly), skin };
 }
 
 /**
@@ -61,9 +68,11 @@ export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology
  * of hair, a hand, the background inside the mesh's outline. Those come in across the face's
  * outline, so only off-skin patches that reach outside `face` count; a shadow, a mole or make-up
  * within the face is part of it. `tolerance` widens (above 1) how far
- * from the skin's colour a pixel may be and still count.
+ * from the skin's colour a pixel may be and still count. Pixels of `followOnly` (judged too) are
+ * left out only as part of a patch that reaches outside through other pixels: a brow's outer end
+ * lies at the outline, and is left out only where hair falling across the skin beside it joins it.
  */
-export function skinLikeness(lab: Float32Array, learnFrom: Uint8Array, judge: Uint8Array, face: Uint8Array, width: number, height: number, tolerance = 1): Float32Array {
+export function skinLikeness(lab: Float32Array, learnFrom: Uint8Array, judge: Uint8Array, face: Uint8Array, width: number, height: number, tolerance = 1, followOnly?: Uint8Array): Float32Array {
   const likeness = new Float32Array(width * height).fill(1);
   const judged = indicesOf(judge);
   const skin = robustSkin(lab, indicesOf(learnFrom));
@@ -75,24 +84,29 @@ export function skinLikeness(lab: Float32Array, learnFrom: Uint8Array, judge: Ui
     for (let k = 0; k < 3; k++) distance = Math.max(distance, Math.abs(lab[p * 3 + k]! - skin.median[k]!) / (tolerance * skin.reach[k]!));
     distances[p] = distance;
   }
-  const smoothed = blurMap(distances, width, height, Math.max(1, Math.round(DISTANCE_SMOOTHING * Math.min(width, height))), judge);
+  // Follow-only pixels are left out of the averaging, or the halo it spreads from them onto the skin around would reach outside for them.
+  const averaged = followOnly ? judge.map((j, p) => j & (1 - followOnly[p]!)) : judge;
+  const smoothed = blurMap(distances, width, height, Math.max(1, Math.round(DISTANCE_SMOOTHING * Math.min(width, height))), averaged);
   for (let n = 0; n < judged.length; n++) {
     const p = judged[n]!;
     const distance = distances[p]! >= FADE ? distances[p]! : smoothed[p]!;
     likeness[p] = distance <= 1 ? 1 : distance >= FADE ? 0 : 1 - (distance - 1) / (FADE - 1);
   }
-  keepReachingOutside(likeness, face, width, height);
+  keepReachingOutside(likeness, face, width, height, followOnly);
   return soften(likeness, width, height);
 }
 
-/** Resets to 1 every off-skin patch (4-connected pixels below 1) that touches no pixel outside `face`. */
-function keepReachingOutside(likeness: Float32Array, face: Uint8Array, width: number, height: number): void {
+/**
+ * Resets to 1 every off-skin patch (4-connected pixels below 1) that touches no pixel outside
+ * `face`, or touches one only from pixels of `followOnly`.
+ */
+function keepReachingOutside(likeness: Float32Array, face: Uint8Array, width: number, height: number, followOnly?: Uint8Array): void {
   const reached = new Uint8Array(likeness.length);
   const queue = new Int32Array(likeness.length);
   let tail = 0;
   const offSkin = (p: number) => likeness[p]! < 1 && !reached[p];
   for (let p = 0; p < likeness.length; p++) {
-    if (!offSkin(p)) continue;
+    if (!offSkin(p) || followOnly?.[p]) continue;
     const x = p % width, y = (p - x) / width;
     const atEdge = x === 0 || y === 0 || x === width - 1 || y === height - 1;
     if (atEdge || !face[p - 1] || !face[p + 1] || !face[p - width] || !face[p + width]) {

@@ -55,4 +55,25 @@ describe('skin likeness', () => {
     expect(Math.max(...strand.map((p) => likeness[p]!))).toBe(0);
     expect(likeness[30 * SIZE + 30]!).toBe(1);
   });
+
+  it('leaves out a dark patch of the follow-only pixels (a brow tail at the outline) only where hair reaching outside joins it', () => {
+    const darken = (lab: Float32Array, x0: number, x1: number, y0: number, y1: number) => {
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) lab.set([20, 5, 5], (y * SIZE + x) * 3);
+    };
+    // A brow tail reaching the left outline, in pixels judged only as part of a patch that reaches out elsewhere.
+    const followOnly = new Uint8Array(SIZE * SIZE);
+    for (let y = 20; y < 28; y++) for (let x = 2; x < 20; x++) followOnly[y * SIZE + x] = 1;
+    const alone = skinBox();
+    darken(alone.lab, 2, 20, 20, 28);
+    const withHair = skinBox();
+    darken(withHair.lab, 2, 20, 20, 28);
+    // Hair falling from the outline over plain skin just below the tail, touching it.
+    darken(withHair.lab, 2, 10, 28, 60);
+
+    const tail = 24 * SIZE + 12;
+    expect(skinLikeness(alone.lab, alone.learnFrom, alone.judge, alone.face, SIZE, SIZE, 1, followOnly)[tail]!).toBe(1);
+    expect(skinLikeness(withHair.lab, withHair.learnFrom, withHair.judge, withHair.face, SIZE, SIZE, 1, followOnly)[tail]!).toBe(0);
+    // Without follow-only pixels, a dark patch at the outline is left out on its own.
+    expect(skinLikeness(alone.lab, alone.learnFrom, alone.judge, alone.face, SIZE, SIZE)[tail]!).toBe(0);
+  });
 });
