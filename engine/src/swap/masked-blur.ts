@@ -65,28 +65,35 @@ function lowPassInPlace(stack: Float32Array, channels: number, width: number, he
   const ch = Math.ceil(height / factor);
   const cells = new Float32Array(cw * ch * channels);
   const counts = new Float32Array(cw * ch);
+  // Per column, its cell and where it falls between cell centres: computed once, not per pixel.
+  const cellOfColumn = Int32Array.from({ length: width }, (_, x) => Math.floor(x / factor));
   for (let y = 0; y < height; y++) {
     const row = Math.floor(y / factor) * cw;
     for (let x = 0; x < width; x++) {
-      const cell = row + Math.floor(x / factor);
+      const cell = row + cellOfColumn[x]!;
       counts[cell]!++;
-      for (let k = 0; k < channels; k++) cells[cell * channels + k]! += stack[(y * width + x) * channels + k]!;
+      const from = (y * width + x) * channels;
+      for (let k = 0; k < channels; k++) cells[cell * channels + k]! += stack[from + k]!;
     }
   }
   for (let cell = 0; cell < counts.length; cell++) for (let k = 0; k < channels; k++) cells[cell * channels + k]! /= counts[cell]!;
   gaussianInPlace(cells, channels, cw, ch, Math.round(radius / factor));
   // Bilinear interpolation from the cells' centres.
+  const [left, right, across] = [new Int32Array(width), new Int32Array(width), new Float64Array(width)];
+  for (let x = 0; x < width; x++) {
+    const cx = Math.min(Math.max((x + 0.5) / factor - 0.5, 0), cw - 1);
+    left[x] = Math.floor(cx);
+    right[x] = Math.min(left[x]! + 1, cw - 1);
+    across[x] = cx - left[x]!;
+  }
   for (let y = 0; y < height; y++) {
     const cy = Math.min(Math.max((y + 0.5) / factor - 0.5, 0), ch - 1);
     const y0 = Math.floor(cy);
     const y1 = Math.min(y0 + 1, ch - 1);
     const fy = cy - y0;
     for (let x = 0; x < width; x++) {
-      const cx = Math.min(Math.max((x + 0.5) / factor - 0.5, 0), cw - 1);
-      const x0 = Math.floor(cx);
-      const x1 = Math.min(x0 + 1, cw - 1);
-      const fx = cx - x0;
-      const [a, b, c, d] = [(y0 * cw + x0) * channels, (y0 * cw + x1) * channels, (y1 * cw + x0) * channels, (y1 * cw + x1) * channels];
+      const fx = across[x]!;
+      const [a, b, c, d] = [(y0 * cw + left[x]!) * channels, (y0 * cw + right[x]!) * channels, (y1 * cw + left[x]!) * channels, (y1 * cw + right[x]!) * channels];
       for (let k = 0; k < channels; k++) {
         const top = cells[a + k]! + fx * (cells[b + k]! - cells[a + k]!);
         const bottom = cells[c + k]! + fx * (cells[d + k]! - cells[c + k]!);
@@ -112,15 +119,26 @@ function gaussianInPlace(stack: Float32Array, channels: number, width: number, h
 /** Box-blurs `lines` lines of `length` pixels of `channels` channels into `out`, zero beyond the ends; `step` moves along a line, `stride` to the next. */
 function blurLines(input: Float32Array, out: Float32Array, channels: number, length: number, lines: number, radius: number, step: number, stride: number): void {
   const span = 2 * radius + 1;
+  // The window's three stretches are looped apart (entering, full, leaving) so the inner loops
+  // carry no bounds tests: these loops are most of every blur's time.
+  const enter = Math.min(radius + 1, length);
   for (let line = 0; line < lines; line++) {
-    const base = line * stride;
     for (let k = 0; k < channels; k++) {
+      const base = line * stride + k;
       let sum = 0;
-      for (let i = 0; i <= Math.min(radius, length - 1); i++) sum += input[base + i * step + k]!;
-      for (let i = 0; i < length; i++) {
-        out[base + i * step + k] = sum / span;
-        if (i + radius + 1 < length) sum += input[base + (i + radius + 1) * step + k]!;
-        if (i - radius >= 0) sum -= input[base + (i - radius) * step + k]!;
+      for (let i = 0; i < enter; i++) sum += input[base + i * step]!;
+      let i = 0;
+      for (; i < length && i - radius < 0; i++) {
+        out[base + i * step] = sum / span;
+        if (i + radius + 1 < length) sum += input[base + (i + radius + 1) * step]!;
+      }
+      for (; i + radius + 1 < length; i++) {
+        out[base + i * step] = sum / span;
+        sum += input[base + (i + radius + 1) * step]! - input[base + (i - radius) * step]!;
+      }
+      for (; i < length; i++) {
+        out[base + i * step] = sum / span;
+        sum -= input[base + (i - radius) * step]!;
       }
     }
   }

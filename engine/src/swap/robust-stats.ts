@@ -17,9 +17,22 @@ export interface TrimmedColour {
 export function trimmedColour(lab: Float32Array, indices: Int32Array, spreads: number): TrimmedColour {
   const centre = channelMedians(lab, indices);
   const reach = channelMads(lab, indices, centre).map((mad) => spreads * Math.max(mad, 1));
-  const kept = indices.filter((p) => [0, 1, 2].every((k) => Math.abs(lab[p * 3 + k]! - centre[k]!) <= reach[k]!));
+  const kept = withinReach(lab, indices, centre, reach);
   const median = channelMedians(lab, kept);
   return { centre, reach, kept, median, spread: channelMads(lab, kept, median) };
+}
+
+/** The `indices` pixels within `reach` of `centre` on every channel (a plain loop: this runs on every video frame). */
+function withinReach(lab: Float32Array, indices: Int32Array, centre: number[], reach: number[]): Int32Array {
+  const [c0, c1, c2] = centre as [number, number, number];
+  const [r0, r1, r2] = reach as [number, number, number];
+  const out = new Int32Array(indices.length);
+  let count = 0;
+  for (let n = 0; n < indices.length; n++) {
+    const i = indices[n]! * 3;
+    if (Math.abs(lab[i]! - c0) <= r0 && Math.abs(lab[i + 1]! - c1) <= r1 && Math.abs(lab[i + 2]! - c2) <= r2) out[count++] = indices[n]!;
+  }
+  return out.slice(0, count);
 }
 
 /** Resolution of the histograms robust statistics are read from, in Lab units. */

@@ -1,5 +1,5 @@
 import { labToRgb, rgbToLab } from './lab-colour';
-import { allPixels, indicesOf } from './mask-indices';
+import { indicesOf } from './mask-indices';
 import { maskedBlur } from './masked-blur';
 import { trimmedColour, type TrimmedColour } from './robust-stats';
 
@@ -63,12 +63,13 @@ export function transferTone(input: ToneInput): Uint8Array {
     labToRgb(warped, apply);
     return new Uint8Array(width * height).fill(1);
   }
-  for (let k = 0; k < 3; k++) {
-    const scale = clamp(targetSkin.spread[k]! / Math.max(warpedSkin.spread[k]!, 1e-3), MIN_SPREAD_RATIO, MAX_SPREAD_RATIO);
-    for (let n = 0; n < apply.length; n++) {
-      const i = apply[n]! * 3 + k;
-      warped[i] = (warped[i]! - warpedSkin.median[k]!) * scale + targetSkin.median[k]!;
-    }
+  const scale = [0, 1, 2].map((k) => clamp(targetSkin.spread[k]! / Math.max(warpedSkin.spread[k]!, 1e-3), MIN_SPREAD_RATIO, MAX_SPREAD_RATIO));
+  const [from, to] = [warpedSkin.median, targetSkin.median];
+  for (let n = 0; n < apply.length; n++) {
+    const i = apply[n]! * 3;
+    warped[i] = (warped[i]! - from[0]!) * scale[0]! + to[0]!;
+    warped[i + 1] = (warped[i + 1]! - from[1]!) * scale[1]! + to[1]!;
+    warped[i + 2] = (warped[i + 2]! - from[2]!) * scale[2]! + to[2]!;
   }
   const radius = Math.max(2, Math.round(SHADING_RADIUS * Math.min(width, height)));
   const lighting = maskedBlur(targetLab, targetSkin.mask, width, height, radius);
@@ -82,23 +83,24 @@ export function transferTone(input: ToneInput): Uint8Array {
     const trust = Math.min(1, Math.min(lighting.weight[p]!, own.weight[p]!) / FULL_TRUST_WEIGHT);
     for (let k = 0; k < 3; k++) warped[p * 3 + k]! += trust * (lighting.mean[p * 3 + k]! - own.mean[p * 3 + k]!);
   }
-  const agreed = skinColoured(targetLab, targetSkin, allPixels(width * height));
-  const warpedAgrees = skinColoured(warped, targetSkin, apply);
-  for (let n = 0; n < apply.length; n++) agreed[apply[n]!]! &= warpedAgrees[apply[n]!]!;
+  const agreed = skinColoured(targetLab, targetSkin);
+  // Where the new face covers the box, the toned source must be skin-coloured too.
+  for (let n = 0; n < apply.length; n++) if (!withinSkin(warped, apply[n]!, targetSkin)) agreed[apply[n]!] = 0;
   labToRgb(warped, apply);
   return agreed;
 }
 
-/** 1 on the `indices` pixels whose colour is within the target skin's reach (see `trimmedColour`). */
-function skinColoured(lab: Float32Array, skin: Skin, indices: Int32Array): Uint8Array {
+/** 1 on the pixels whose colour is within the target skin's reach (see `trimmedColour`). */
+function skinColoured(lab: Float32Array, skin: Skin): Uint8Array {
   const out = new Uint8Array(lab.length / 3);
-  for (let n = 0; n < indices.length; n++) {
-    const p = indices[n]!;
-    let inside = 1;
-    for (let k = 0; k < 3; k++) if (Math.abs(lab[p * 3 + k]! - skin.centre[k]!) > skin.reach[k]!) inside = 0;
-    out[p] = inside;
-  }
+  for (let p = 0; p < out.length; p++) if (withinSkin(lab, p, skin)) out[p] = 1;
   return out;
+}
+
+function withinSkin(lab: Float32Array, p: number, skin: Skin): boolean {
+  const { centre, reach } = skin;
+  const i = p * 3;
+  return Math.abs(lab[i]! - centre[0]!) <= reach[0]! && Math.abs(lab[i + 1]! - centre[1]!) <= reach[1]! && Math.abs(lab[i + 2]! - centre[2]!) <= reach[2]!;
 }
 
 interface Skin extends TrimmedColour {
