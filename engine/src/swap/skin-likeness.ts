@@ -2,7 +2,7 @@ import type { MeshTopology } from '../faces/mesh-topology';
 import { indicesOf } from './mask-indices';
 import { blurMap } from './masked-blur';
 import { trimmedColour } from './robust-stats';
-import { rasteriseMesh } from './rasterise-mesh';
+import { triangleFlags } from './rasterise-mesh';
 
 /** Skin statistics ignore pixels further than this many spreads from the skin's median (see `transferTone`). */
 const TRIM_SPREADS = 2.5;
@@ -44,19 +44,24 @@ export interface FaceJudging {
  * every triangle that is not a feature. Also returns the plain-skin mask it learnt from.
  */
 export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology: MeshTopology, width: number, height: number, judging: FaceJudging): { likeness: Float32Array; skin: Uint8Array } {
-  const [skin, judge, face] = [0, 1, 2].map(() => new Uint8Array(width * height)) as [Uint8Array, Uint8Array, Uint8Array];
-  const followOnly = judging.outlineFeatures ? undefined : new Uint8Array(width * height);
-  // One pass over the mesh paints all the masks (this runs on every frame of a video).
-  rasteriseMesh(mesh, topology.triangles, width, height, (triangle, pixel) => {
-    face[pixel] = 1;
-    if (!topology.features[triangle]) judge[pixel] = 1;
-    else if (topology.outlineFeatures[triangle]) {
-      judge[pixel] = 1;
-      if (followOnly) followOnly[pixel] = 1;
-    }
-    if (topology.skin[triangle]) skin[pixel] = 1;
+  const flags = judgingFlags(topology, judging.outlineFeatures);
+  const covered = triangleFlags(mesh, topology.triangles, flags, width, height);
+  const maskOf = (bit: number) => covered.map((f) => (f & bit ? 1 : 0));
+  const skin = maskOf(SKIN);
+  return { likeness: skinLikeness(lab, skin, maskOf(JUDGE), maskOf(FACE), width, height, judging.tolerance, judging.outlineFeatures ? undefined : maskOf(FOLLOW_ONLY)), skin };
+}
+
+/** Bits of `judgingFlags`. */
+const [FACE, JUDGE, SKIN, FOLLOW_ONLY] = [1, 2, 4, 8];
+
+/** Per triangle, which of the masks `faceSkinLikeness` paints it into. */
+function judgingFlags(topology: MeshTopology, outlineFeatures: boolean): Uint8Array {
+  return topology.skin.map((skin, t) => {
+    let bits = FACE | (skin ? SKIN : 0);
+    if (!topology.features[t]) bits |= JUDGE;
+    else if (topology.outlineFeatures[t]) bits |= JUDGE | (outlineFeatures ? 0 : FOLLOW_ONLY);
+    return bits;
   });
-  return { likeness: skinLikeness(lab, skin, judge, face, width, height, judging.tolerance, followOnly), skin };
 }
 
 /**

@@ -12,7 +12,7 @@ import { indicesOf } from './mask-indices';
 import { blurMap, maskedBlur } from './masked-blur';
 import { toLab } from './lab-colour';
 import { faceSkinLikeness } from './skin-likeness';
-import { paintTriangles } from './rasterise-mesh';
+import { maskOf } from './rasterise-mesh';
 import { transferTone } from './transfer-colour';
 import { toBox, warpFace } from './warp-face';
 
@@ -74,7 +74,6 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   const original = readBox(frame, box);
   const filled = fillNotSkin(warped.rgb, warped.confidence, warped.covered, width, height);
   step('warp');
-  const { triangles } = topology;
   // Converted once: both the target's skin map and the tone transfer read the box in Lab.
   const originalLab = toLab(original);
   const own = faceSkinLikeness(originalLab, toBox(target.mesh, box), topology, width, height, { tolerance: OCCLUDER_TOLERANCE, outlineFeatures: true });
@@ -83,7 +82,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
     targetLab: originalLab,
     apply: indicesOf(warped.covered),
     targetSkin: own.skin,
-    warpedSkin: confident(paintTriangles(warped.mesh, triangles, topology.skin, width, height), warped.confidence),
+    warpedSkin: confident(maskOf(warped.map, topology.skin), warped.confidence),
     width,
     height,
   });

@@ -1,6 +1,6 @@
 import type { Box } from '../faces/face-order';
 import type { FaceTexture } from './prepared-source';
-import { rasteriseMesh, totalSignedArea } from './rasterise-mesh';
+import { barycentricWeights, totalSignedArea, triangleMap } from './rasterise-mesh';
 
 /** The source face drawn over the target face's box, before any colour work. */
 export interface WarpedFace {
@@ -12,6 +12,8 @@ export interface WarpedFace {
   confidence: Float32Array;
   /** `targetMesh` in the box's coordinates. */
   mesh: Float32Array;
+  /** Per pixel, the triangle of `mesh` drawn there, or -1 (see `triangleMap`). */
+  map: Int16Array;
   /**
    * Per pixel, 1 where the source triangle drawn there is about as large as the target's (for the
    * face's scale), falling to 0 where a sliver of the source was stretched over a large triangle;
@@ -51,8 +53,16 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
   let anyStretched = false;
   const bySharpness = triangleSharpness(primary.mesh, mesh, triangles);
   const otherSharpness = triangleSharpness(secondary.mesh, mesh, triangles);
-  rasteriseMesh(mesh, triangles, width, height, (triangle, pixel, u, v) => {
+  const weights = barycentricWeights(mesh, triangles);
+  const map = triangleMap(mesh, triangles, width, height, weights);
+  for (let pixel = 0; pixel < map.length; pixel++) {
+    const triangle = map[pixel]!;
+    if (triangle < 0) continue;
     // The same barycentric weights on the source triangle give the sampling position.
+    const x = pixel % width, y = (pixel - x) / width;
+    const w = triangle * 6;
+    const u = (x - weights[w]!) * weights[w + 2]! + (y - weights[w + 1]!) * weights[w + 3]!;
+    const v = (x - weights[w]!) * weights[w + 4]! + (y - weights[w + 1]!) * weights[w + 5]!;
     const a = triangles[triangle * 3]!, b = triangles[triangle * 3 + 1]!, c = triangles[triangle * 3 + 2]!;
     const own = sampleAt(primary, a, b, c, u, v, rgb, pixel * 3);
     const sharp = bySharpness[triangle]!;
@@ -72,8 +82,8 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
     covered[pixel] = 1;
     sharpness[pixel] = otherSharp > sharp ? sharp + mix * (otherSharp - sharp) : sharp;
     if (sharpness[pixel]! < 1) anyStretched = true;
-  });
-  return { rgb, covered, confidence, mesh, sharpness: anyStretched ? sharpness : null };
+  }
+  return { rgb, covered, confidence, mesh, map, sharpness: anyStretched ? sharpness : null };
 }
 
 /**
