@@ -13,6 +13,12 @@ const TRIM_SPREADS = 2.5;
  */
 const LIGHTNESS_REACH = { spreads: 3, floor: 12 };
 const COLOUR_REACH = { spreads: 2.5, floor: 4 };
+/**
+ * Lighter than the skin, less room: light makes skin lighter only in small highlights, while a pale
+ * wall behind a face seen near profile lies across its outline (photo 2's face 0, drawn as skin,
+ * left a white patch across every target's eyes).
+ */
+const LIGHTER_REACH = { spreads: 2, floor: 8 };
 /** Beyond `FADE` reaches a colour counts as not skin at all; in between, partly. */
 const FADE = 1.5;
 /**
@@ -22,6 +28,8 @@ const FADE = 1.5;
  * A pixel clearly not skin keeps its own distance, so a thin strand of hair is not averaged away.
  */
 const DISTANCE_SMOOTHING = 0.02;
+/** How far into follow-only pixels (see `skinLikeness`) what is not skin is followed, as a share of the box's short side. */
+const FOLLOW_REACH = 0.05;
 /** Radius of the blur that softens the map's edges, as a share of the box's short side. */
 const SOFTEN = 0.015;
 
@@ -29,37 +37,42 @@ export interface FaceJudging {
   /** Widens (above 1) how far from the skin's colour a pixel may be and still count as skin. */
   tolerance: number;
   /**
-   * Judge the features at the outline (`MeshTopology.outlineFeatures`), where hair falls over a
-   * brow's outer end, as fully as the skin. For a target, what is judged not skin stays in front
-   * of the new face. A source's judged pixels are painted over, and there that cost the source's
-   * own brow tails (identity) on faces turned away: when false, they are left out only as part of
-   * hair that reaches outside across the skin beside them (source 6-1's hair across her brow's
-   * end had come through as a dark patch on every target's temple).
+   * How the features (eyes, brows, lips, nostrils) are judged. `outline`: those at the outline
+   * (`MeshTopology.outlineFeatures`, where hair falls over a brow's outer end) as fully as the
+   * skin, the others not at all; for a target, what is judged not skin stays in front of the new
+   * face. `entered`: every feature, but only as far as what is not skin comes into it across the
+   * skin beside it (`FOLLOW_REACH`). A source's judged pixels are painted over, and judged fully
+   * its own brow tails (identity) were lost on faces turned away; not judged, the black hair
+   * across source 6-1's brow end came through as a dark patch on every target's temple, and on
+   * photo 2's face 0, seen in profile, the mesh's far eye and brow lie on the wall beyond her
+   * nose, which came through as a white patch across every target's eyes.
    */
-  outlineFeatures: boolean;
+  features: 'outline' | 'entered';
 }
 
 /**
  * `skinLikeness` of a face in its box, learnt from its mesh's plain-skin triangles and judged on
- * every triangle that is not a feature. Also returns the plain-skin mask it learnt from.
+ * every triangle that is not a feature, and on features as `judging` says. Also returns the
+ * plain-skin mask it learnt from.
  */
 export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology: MeshTopology, width: number, height: number, judging: FaceJudging): { likeness: Float32Array; skin: Uint8Array } {
-  const flags = judgingFlags(topology, judging.outlineFeatures);
+  const flags = judgingFlags(topology, judging.features);
   const covered = triangleFlags(mesh, topology.triangles, flags, width, height);
   const maskOf = (bit: number) => covered.map((f) => (f & bit ? 1 : 0));
   const skin = maskOf(SKIN);
-  return { likeness: skinLikeness(lab, skin, maskOf(JUDGE), maskOf(FACE), width, height, judging.tolerance, judging.outlineFeatures ? undefined : maskOf(FOLLOW_ONLY)), skin };
+  return { likeness: skinLikeness(lab, skin, maskOf(JUDGE), maskOf(FACE), width, height, judging.tolerance, judging.features === 'entered' ? maskOf(FOLLOW_ONLY) : undefined), skin };
 }
 
 /** Bits of `judgingFlags`. */
 const [FACE, JUDGE, SKIN, FOLLOW_ONLY] = [1, 2, 4, 8];
 
 /** Per triangle, which of the masks `faceSkinLikeness` paints it into. */
-function judgingFlags(topology: MeshTopology, outlineFeatures: boolean): Uint8Array {
+function judgingFlags(topology: MeshTopology, features: FaceJudging['features']): Uint8Array {
   return topology.skin.map((skin, t) => {
     let bits = FACE | (skin ? SKIN : 0);
     if (!topology.features[t]) bits |= JUDGE;
-    else if (topology.outlineFeatures[t]) bits |= JUDGE | (outlineFeatures ? 0 : FOLLOW_ONLY);
+    else if (features === 'entered') bits |= JUDGE | FOLLOW_ONLY;
+    else if (topology.outlineFeatures[t]) bits |= JUDGE;
     return bits;
   });
 }
@@ -74,8 +87,9 @@ function judgingFlags(topology: MeshTopology, outlineFeatures: boolean): Uint8Ar
  * outline, so only off-skin patches that reach outside `face` count; a shadow, a mole or make-up
  * within the face is part of it. `tolerance` widens (above 1) how far
  * from the skin's colour a pixel may be and still count. Pixels of `followOnly` (judged too) are
- * left out only as part of a patch that reaches outside through other pixels: a brow's outer end
- * lies at the outline, and is left out only where hair falling across the skin beside it joins it.
+ * left out only near a patch that reaches outside through other pixels (see
+ * `keepReachingOutside`): a brow's outer end lies at the outline, and is left out only where hair
+ * falling across the skin beside it comes into it.
  */
 export function skinLikeness(lab: Float32Array, learnFrom: Uint8Array, judge: Uint8Array, face: Uint8Array, width: number, height: number, tolerance = 1, followOnly?: Uint8Array): Float32Array {
   const likeness = new Float32Array(width * height).fill(1);
@@ -85,8 +99,9 @@ export function skinLikeness(lab: Float32Array, learnFrom: Uint8Array, judge: Ui
   const distances = new Float32Array(width * height);
   for (let n = 0; n < judged.length; n++) {
     const p = judged[n]!;
-    let distance = 0;
-    for (let k = 0; k < 3; k++) distance = Math.max(distance, Math.abs(lab[p * 3 + k]! - skin.median[k]!) / (tolerance * skin.reach[k]!));
+    const lighter = lab[p * 3]! - skin.median[0]!;
+    let distance = Math.abs(lighter) / (tolerance * (lighter > 0 ? skin.lighterReach : skin.reach[0]!));
+    for (let k = 1; k < 3; k++) distance = Math.max(distance, Math.abs(lab[p * 3 + k]! - skin.median[k]!) / (tolerance * skin.reach[k]!));
     distances[p] = distance;
   }
   // Follow-only pixels are left out of the averaging, or the halo it spreads from them onto the skin around would reach outside for them.
@@ -97,19 +112,26 @@ export function skinLikeness(lab: Float32Array, learnFrom: Uint8Array, judge: Ui
     const distance = distances[p]! >= FADE ? distances[p]! : smoothed[p]!;
     likeness[p] = distance <= 1 ? 1 : distance >= FADE ? 0 : 1 - (distance - 1) / (FADE - 1);
   }
-  keepReachingOutside(likeness, face, width, height, followOnly);
+  keepReachingOutside(likeness, face, width, height, followOnly, Math.max(1, Math.round(FOLLOW_REACH * Math.min(width, height))));
   return soften(likeness, width, height);
 }
 
 /**
  * Resets to 1 every off-skin patch (4-connected pixels below 1) that touches no pixel outside
- * `face`, or touches one only from pixels of `followOnly`.
+ * `face`. Pixels of `followOnly` neither count as touching the outside nor carry the patch on:
+ * they are left out only within `followReach` steps of a patch that reaches outside through other
+ * pixels. Hair across a brow's end, or the wall beyond a profile's silhouette over the far eye
+ * the mesh lays there, is left out where it comes in, while the near eye beside it is kept.
  */
-function keepReachingOutside(likeness: Float32Array, face: Uint8Array, width: number, height: number, followOnly?: Uint8Array): void {
+function keepReachingOutside(likeness: Float32Array, face: Uint8Array, width: number, height: number, followOnly: Uint8Array | undefined, followReach: number): void {
   const reached = new Uint8Array(likeness.length);
   const queue = new Int32Array(likeness.length);
   let tail = 0;
   const offSkin = (p: number) => likeness[p]! < 1 && !reached[p];
+  const neighbours = (p: number) => {
+    const x = p % width;
+    return [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width].filter((q) => q >= 0 && q < likeness.length);
+  };
   for (let p = 0; p < likeness.length; p++) {
     if (!offSkin(p) || followOnly?.[p]) continue;
     const x = p % width, y = (p - x) / width;
@@ -120,19 +142,32 @@ function keepReachingOutside(likeness: Float32Array, face: Uint8Array, width: nu
     }
   }
   for (let head = 0; head < tail; head++) {
-    const p = queue[head]!;
-    const x = p % width;
-    for (const q of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width]) {
-      if (q < 0 || q >= likeness.length || !offSkin(q)) continue;
+    for (const q of neighbours(queue[head]!)) {
+      if (!offSkin(q) || followOnly?.[q]) continue;
       reached[q] = 1;
       queue[tail++] = q;
+    }
+  }
+  if (followOnly) {
+    // Breadth first from the whole patch, one step further into the follow-only pixels per round.
+    let from = 0;
+    for (let step = 0; step < followReach && from < tail; step++) {
+      const end = tail;
+      for (let head = from; head < end; head++) {
+        for (const q of neighbours(queue[head]!)) {
+          if (!offSkin(q) || !followOnly[q]) continue;
+          reached[q] = 1;
+          queue[tail++] = q;
+        }
+      }
+      from = end;
     }
   }
   for (let p = 0; p < likeness.length; p++) if (likeness[p]! < 1 && !reached[p]) likeness[p] = 1;
 }
 
-/** The skin's median colour and how far from it a colour is still fully skin, or null with too few skin pixels to tell. */
-function robustSkin(lab: Float32Array, indices: Int32Array): { median: number[]; reach: number[] } | null {
+/** The skin's median colour and how far from it (lighter: `lighterReach`) a colour is still fully skin, or null with too few skin pixels to tell. */
+function robustSkin(lab: Float32Array, indices: Int32Array): { median: number[]; reach: number[]; lighterReach: number } | null {
   if (indices.length < 16) return null;
   const { kept, median, spread } = trimmedColour(lab, indices, TRIM_SPREADS);
   if (kept.length < 16) return null;
@@ -140,7 +175,7 @@ function robustSkin(lab: Float32Array, indices: Int32Array): { median: number[];
     const { spreads, floor } = k === 0 ? LIGHTNESS_REACH : COLOUR_REACH;
     return Math.max(spreads * s, floor);
   });
-  return { median, reach };
+  return { median, reach, lighterReach: Math.max(LIGHTER_REACH.spreads * spread[0]!, LIGHTER_REACH.floor) };
 }
 
 function soften(map: Float32Array, width: number, height: number): Float32Array {

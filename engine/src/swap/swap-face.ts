@@ -76,7 +76,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   step('warp');
   // Converted once: both the target's skin map and the tone transfer read the box in Lab.
   const originalLab = toLab(original);
-  const own = faceSkinLikeness(originalLab, toBox(target.mesh, box), topology, width, height, { tolerance: OCCLUDER_TOLERANCE, outlineFeatures: true });
+  const own = faceSkinLikeness(originalLab, toBox(target.mesh, box), topology, width, height, { tolerance: OCCLUDER_TOLERANCE, features: 'outline' });
   const skin = transferTone({
     warped: warped.rgb,
     targetLab: originalLab,

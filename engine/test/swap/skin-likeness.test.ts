@@ -56,24 +56,41 @@ describe('skin likeness', () => {
     expect(likeness[30 * SIZE + 30]!).toBe(1);
   });
 
-  it('leaves out a dark patch of the follow-only pixels (a brow tail at the outline) only where hair reaching outside joins it', () => {
+  it('leaves out follow-only pixels (a brow at the outline) only near where hair reaching outside comes into them', () => {
     const darken = (lab: Float32Array, x0: number, x1: number, y0: number, y1: number) => {
       for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) lab.set([20, 5, 5], (y * SIZE + x) * 3);
     };
-    // A brow tail reaching the left outline, in pixels judged only as part of a patch that reaches out elsewhere.
+    // A brow reaching the left outline, in pixels judged only near a patch that reaches out elsewhere.
     const followOnly = new Uint8Array(SIZE * SIZE);
-    for (let y = 20; y < 28; y++) for (let x = 2; x < 20; x++) followOnly[y * SIZE + x] = 1;
+    for (let y = 20; y < 28; y++) for (let x = 2; x < 50; x++) followOnly[y * SIZE + x] = 1;
     const alone = skinBox();
-    darken(alone.lab, 2, 20, 20, 28);
+    darken(alone.lab, 2, 50, 20, 28);
     const withHair = skinBox();
-    darken(withHair.lab, 2, 20, 20, 28);
-    // Hair falling from the outline over plain skin just below the tail, touching it.
+    darken(withHair.lab, 2, 50, 20, 28);
+    // Hair falling from the outline over plain skin just below the brow's end, touching it.
     darken(withHair.lab, 2, 10, 28, 60);
 
-    const tail = 24 * SIZE + 12;
-    expect(skinLikeness(alone.lab, alone.learnFrom, alone.judge, alone.face, SIZE, SIZE, 1, followOnly)[tail]!).toBe(1);
-    expect(skinLikeness(withHair.lab, withHair.learnFrom, withHair.judge, withHair.face, SIZE, SIZE, 1, followOnly)[tail]!).toBe(0);
+    const [end, middle] = [24 * SIZE + 12, 24 * SIZE + 40];
+    const withoutHair = skinLikeness(alone.lab, alone.learnFrom, alone.judge, alone.face, SIZE, SIZE, 1, followOnly);
+    const hairCameIn = skinLikeness(withHair.lab, withHair.learnFrom, withHair.judge, withHair.face, SIZE, SIZE, 1, followOnly);
+    expect(withoutHair[end]!).toBe(1);
+    expect(hairCameIn[end]!).toBe(0);
+    // 5 % of the box (5 px) from the hair at most: the rest of the brow stays.
+    expect(hairCameIn[middle]!).toBe(1);
     // Without follow-only pixels, a dark patch at the outline is left out on its own.
-    expect(skinLikeness(alone.lab, alone.learnFrom, alone.judge, alone.face, SIZE, SIZE)[tail]!).toBe(0);
+    expect(skinLikeness(alone.lab, alone.learnFrom, alone.judge, alone.face, SIZE, SIZE)[middle]!).toBe(0);
+  });
+
+  it('gives colours lighter than the skin less room than darker ones (a pale wall, not a shadow)', () => {
+    const box = skinBox();
+    // At the left outline, a band 15 lightness units above the skin; at the right one, 15 below.
+    for (let y = 30; y < 70; y++) {
+      for (let x = 2; x < 12; x++) box.lab[(y * SIZE + x) * 3] = SKIN[0] + 15;
+      for (let x = SIZE - 12; x < SIZE - 2; x++) box.lab[(y * SIZE + x) * 3] = SKIN[0] - 15;
+    }
+    const likeness = skinLikeness(box.lab, box.learnFrom, box.judge, box.face, SIZE, SIZE);
+
+    expect(likeness[50 * SIZE + 6]!).toBe(0);
+    expect(likeness[50 * SIZE + SIZE - 6]!).toBeGreaterThan(0.3);
   });
 });
