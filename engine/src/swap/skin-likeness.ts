@@ -58,9 +58,9 @@ export interface FaceJudging {
 export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology: MeshTopology, width: number, height: number, judging: FaceJudging): { likeness: Float32Array; skin: Uint8Array } {
   const flags = judgingFlags(topology, judging.features);
   const covered = triangleFlags(mesh, topology.triangles, flags, width, height);
-  const maskOf = (bit: number) => covered.map((f) => (f & bit ? 1 : 0));
-  const skin = maskOf(SKIN);
-  return { likeness: skinLikeness(lab, skin, maskOf(JUDGE), maskOf(FACE), width, height, judging.tolerance, judging.features === 'entered' ? maskOf(FOLLOW_ONLY) : undefined), skin };
+  const withBit = (bit: number) => covered.map((f) => (f & bit ? 1 : 0));
+  const skin = withBit(SKIN);
+  return { likeness: skinLikeness(lab, skin, withBit(JUDGE), withBit(FACE), width, height, judging.tolerance, judging.features === 'entered' ? withBit(FOLLOW_ONLY) : undefined), skin };
 }
 
 /** Bits of `judgingFlags`. */
@@ -128,9 +128,18 @@ function keepReachingOutside(likeness: Float32Array, face: Uint8Array, width: nu
   const queue = new Int32Array(likeness.length);
   let tail = 0;
   const offSkin = (p: number) => likeness[p]! < 1 && !reached[p];
-  const neighbours = (p: number) => {
+  const visit = (q: number, follow: (q: number) => boolean) => {
+    if (!offSkin(q) || !follow(q)) return;
+    reached[q] = 1;
+    queue[tail++] = q;
+  };
+  // The unreached off-skin 4-neighbours of `p` that `follow` accepts join the queue (no array per pixel: this runs on every video frame).
+  const spread = (p: number, follow: (q: number) => boolean) => {
     const x = p % width;
-    return [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width].filter((q) => q >= 0 && q < likeness.length);
+    if (x > 0) visit(p - 1, follow);
+    if (x < width - 1) visit(p + 1, follow);
+    if (p >= width) visit(p - width, follow);
+    if (p + width < likeness.length) visit(p + width, follow);
   };
   for (let p = 0; p < likeness.length; p++) {
     if (!offSkin(p) || followOnly?.[p]) continue;
@@ -141,25 +150,15 @@ function keepReachingOutside(likeness: Float32Array, face: Uint8Array, width: nu
       queue[tail++] = p;
     }
   }
-  for (let head = 0; head < tail; head++) {
-    for (const q of neighbours(queue[head]!)) {
-      if (!offSkin(q) || followOnly?.[q]) continue;
-      reached[q] = 1;
-      queue[tail++] = q;
-    }
-  }
+  const notFollowOnly = (q: number) => !followOnly?.[q];
+  for (let head = 0; head < tail; head++) spread(queue[head]!, notFollowOnly);
   if (followOnly) {
+    const isFollowOnly = (q: number) => followOnly[q] === 1;
     // Breadth first from the whole patch, one step further into the follow-only pixels per round.
     let from = 0;
     for (let step = 0; step < followReach && from < tail; step++) {
       const end = tail;
-      for (let head = from; head < end; head++) {
-        for (const q of neighbours(queue[head]!)) {
-          if (!offSkin(q) || !followOnly[q]) continue;
-          reached[q] = 1;
-          queue[tail++] = q;
-        }
-      }
+      for (let head = from; head < end; head++) spread(queue[head]!, isFollowOnly);
       from = end;
     }
   }
