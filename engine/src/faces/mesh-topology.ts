@@ -2,7 +2,7 @@ import { MESH_POINTS } from './detect-faces';
 import { loadHuman } from './human';
 import { meshMirror, triangleSides } from './mesh-mirror';
 import { meshRings } from './mesh-rings';
-import { featureTriangles, outlineFeatureTriangles, skinTriangles } from './skin-regions';
+import { browTriangles, featureTriangles, outlineFeatureTriangles, skinTriangles } from './skin-regions';
 
 /** What the swap needs to know about the mesh's structure; the same for every face. */
 export interface MeshTopology {
@@ -21,6 +21,8 @@ export interface MeshTopology {
   features: Uint8Array;
   /** Per triangle, 1 if it is a feature at the face's outline (see `outlineFeatureTriangles`). */
   outlineFeatures: Uint8Array;
+  /** Per triangle, 1 if it is a feature above the eyes: a brow or the skin around it (see `browTriangles`). */
+  brows: Uint8Array;
 }
 
 let topology: MeshTopology | undefined;
@@ -40,6 +42,7 @@ export async function meshTopology(): Promise<MeshTopology> {
       skin: skinTriangles(triangles, uv, rings),
       features,
       outlineFeatures: outlineFeatureTriangles(triangles, features, rings),
+      brows: browTriangles(triangles, features, uv),
     };
   }
   return topology;

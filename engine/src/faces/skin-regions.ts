@@ -52,3 +52,18 @@ export function outlineFeatureTriangles(triangles: Uint16Array, features: Uint8A
   }
   return out;
 }
+
+/** Below this v the eyes' rectangles hold the brows and the skin around them; the upper lids start at about v 0.33. */
+const BROW_ZONE_END = 0.33;
+
+/**
+ * Per triangle, 1 if it is a feature (`featureTriangles`) above the eyes: the brows and the skin
+ * around them up to the forehead's edge and the temples, where hair falls across.
+ */
+export function browTriangles(triangles: Uint16Array, features: Uint8Array, uv: readonly (readonly [number, number])[]): Uint8Array {
+  const out = new Uint8Array(features.length);
+  for (let t = 0; t < features.length; t++) {
+    out[t] = features[t] && [triangles[t * 3]!, triangles[t * 3 + 1]!, triangles[t * 3 + 2]!].every((i) => uv[i]![1] < BROW_ZONE_END) ? 1 : 0;
+  }
+  return out;
+}

@@ -30,8 +30,22 @@ const FADE = 1.5;
 const DISTANCE_SMOOTHING = 0.02;
 /** How far into follow-only pixels (see `skinLikeness`) what is not skin is followed, as a share of the box's short side. */
 const FOLLOW_REACH = 0.05;
+/**
+ * How far darker-than-skin pixels of `FollowOnly.darkFurther` (the brows' zone) are followed. Hair
+ * falling across a brow's end and the temple beside it came through up to 5 % in as hard-edged dark
+ * wedges on every target of source 6-0; her eyes lie below that zone, and a pale wall (a profile's far
+ * eye) is lighter than the skin.
+ */
+const DARK_FOLLOW_REACH = 0.12;
 /** Radius of the blur that softens the map's edges, as a share of the box's short side. */
 const SOFTEN = 0.015;
+
+/** Pixels judged only where what is not skin comes into them (see `skinLikeness`). */
+export interface FollowOnly {
+  pixels: Uint8Array;
+  /** Among them, those followed up to `DARK_FOLLOW_REACH` where darker than the skin. */
+  darkFurther?: Uint8Array;
+}
 
 export interface FaceJudging {
   /** Widens (above 1) how far from the skin's colour a pixel may be and still count as skin. */
@@ -41,11 +55,12 @@ export interface FaceJudging {
    * (`MeshTopology.outlineFeatures`, where hair falls over a brow's outer end) as fully as the
    * skin, the others not at all; for a target, what is judged not skin stays in front of the new
    * face. `entered`: every feature, but only as far as what is not skin comes into it across the
-   * skin beside it (`FOLLOW_REACH`). A source's judged pixels are painted over, and judged fully
-   * its own brow tails (identity) were lost on faces turned away; not judged, the black hair
-   * across source 6-1's brow end came through as a dark patch on every target's temple, and on
-   * photo 2's face 0, seen in profile, the mesh's far eye and brow lie on the wall beyond her
-   * nose, which came through as a white patch across every target's eyes.
+   * skin beside it (`FOLLOW_REACH`; dark hair further into the brows' zone). A source's judged
+   * pixels are painted over, and judged fully its own brow tails (identity) were lost on faces
+   * turned away; not judged, the black hair across source 6-1's brow end came through as a dark
+   * patch on every target's temple, and on photo 2's face 0, seen in profile, the mesh's far eye
+   * and brow lie on the wall beyond her nose, which came through as a white patch across every
+   * target's eyes.
    */
   features: 'outline' | 'entered';
 }
@@ -60,18 +75,19 @@ export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology
   const covered = triangleFlags(mesh, topology.triangles, flags, width, height);
   const withBit = (bit: number) => covered.map((f) => (f & bit ? 1 : 0));
   const skin = withBit(SKIN);
-  return { likeness: skinLikeness(lab, skin, withBit(JUDGE), withBit(FACE), width, height, judging.tolerance, judging.features === 'entered' ? withBit(FOLLOW_ONLY) : undefined), skin };
+  const followOnly = judging.features === 'entered' ? { pixels: withBit(FOLLOW_ONLY), darkFurther: withBit(BROW) } : undefined;
+  return { likeness: skinLikeness(lab, skin, withBit(JUDGE), withBit(FACE), width, height, { tolerance: judging.tolerance, followOnly }), skin };
 }
 
 /** Bits of `judgingFlags`. */
-const [FACE, JUDGE, SKIN, FOLLOW_ONLY] = [1, 2, 4, 8];
+const [FACE, JUDGE, SKIN, FOLLOW_ONLY, BROW] = [1, 2, 4, 8, 16];
 
 /** Per triangle, which of the masks `faceSkinLikeness` paints it into. */
 function judgingFlags(topology: MeshTopology, features: FaceJudging['features']): Uint8Array {
   return topology.skin.map((skin, t) => {
     let bits = FACE | (skin ? SKIN : 0);
     if (!topology.features[t]) bits |= JUDGE;
-    else if (features === 'entered') bits |= JUDGE | FOLLOW_ONLY;
+    else if (features === 'entered') bits |= JUDGE | FOLLOW_ONLY | (topology.brows[t] ? BROW : 0);
     else if (topology.outlineFeatures[t]) bits |= JUDGE;
     return bits;
   });
@@ -89,9 +105,18 @@ function judgingFlags(topology: MeshTopology, features: FaceJudging['features'])
  * from the skin's colour a pixel may be and still count. Pixels of `followOnly` (judged too) are
  * left out only near a patch that reaches outside through other pixels (see
  * `keepReachingOutside`): a brow's outer end lies at the outline, and is left out only where hair
- * falling across the skin beside it comes into it.
+ * falling across the skin beside it comes into it; dark hair is followed further into
+ * `followOnly.darkFurther`.
  */
-export function skinLikeness(lab: Float32Array, learnFrom: Uint8Array, judge: Uint8Array, face: Uint8Array, width: number, height: number, tolerance = 1, followOnly?: Uint8Array): Float32Array {
+export function skinLikeness(
+  lab: Float32Array,
+  learnFrom: Uint8Array,
+  judge: Uint8Array,
+  face: Uint8Array,
+  width: number,
+  height: number,
+  { tolerance = 1, followOnly }: { tolerance?: number; followOnly?: FollowOnly } = {},
+): Float32Array {
   const likeness = new Float32Array(width * height).fill(1);
   const judged = indicesOf(judge);
   const skin = robustSkin(lab, indicesOf(learnFrom));
@@ -105,44 +130,61 @@ export function skinLikeness(lab: Float32Array, learnFrom: Uint8Array, judge: Ui
     distances[p] = distance;
   }
   // Follow-only pixels are left out of the averaging, or the halo it spreads from them onto the skin around would reach outside for them.
-  const averaged = followOnly ? judge.map((j, p) => j & (1 - followOnly[p]!)) : judge;
-  const smoothed = blurMap(distances, width, height, Math.max(1, Math.round(DISTANCE_SMOOTHING * Math.min(width, height))), averaged);
+  const averaged = followOnly ? judge.map((j, p) => j & (1 - followOnly.pixels[p]!)) : judge;
+  const steps = (share: number) => Math.max(1, Math.round(share * Math.min(width, height)));
+  const smoothed = blurMap(distances, width, height, steps(DISTANCE_SMOOTHING), averaged);
   for (let n = 0; n < judged.length; n++) {
     const p = judged[n]!;
     const distance = distances[p]! >= FADE ? distances[p]! : smoothed[p]!;
     likeness[p] = distance <= 1 ? 1 : distance >= FADE ? 0 : 1 - (distance - 1) / (FADE - 1);
   }
-  keepReachingOutside(likeness, face, width, height, followOnly, Math.max(1, Math.round(FOLLOW_REACH * Math.min(width, height))));
+  const follow = followOnly && {
+    pixels: followOnly.pixels,
+    reach: steps(FOLLOW_REACH),
+    dark: followOnly.darkFurther?.map((f, p) => (f && lab[p * 3]! < skin.median[0]! ? 1 : 0)),
+    darkReach: steps(DARK_FOLLOW_REACH),
+  };
+  keepReachingOutside(likeness, face, width, height, follow);
   return soften(likeness, width, height);
+}
+
+/** Follow-only pixels and how far they are followed, in steps (see `keepReachingOutside`). */
+interface Following {
+  pixels: Uint8Array;
+  reach: number;
+  /** Follow-only pixels followed on past `reach`, up to `darkReach`. */
+  dark: Uint8Array | undefined;
+  darkReach: number;
 }
 
 /**
  * Resets to 1 every off-skin patch (4-connected pixels below 1) that touches no pixel outside
- * `face`. Pixels of `followOnly` neither count as touching the outside nor carry the patch on:
- * they are left out only within `followReach` steps of a patch that reaches outside through other
- * pixels. Hair across a brow's end, or the wall beyond a profile's silhouette over the far eye
- * the mesh lays there, is left out where it comes in, while the near eye beside it is kept.
+ * `face`. Follow-only pixels neither count as touching the outside nor carry the patch on:
+ * they are left out only within `reach` steps of a patch that reaches outside through other
+ * pixels (dark ones in the brows' zone within `darkReach`). Hair across a brow's end, or the
+ * wall beyond a profile's silhouette over the far eye the mesh lays there, is left out where it
+ * comes in, while the near eye beside it is kept.
  */
-function keepReachingOutside(likeness: Float32Array, face: Uint8Array, width: number, height: number, followOnly: Uint8Array | undefined, followReach: number): void {
+function keepReachingOutside(likeness: Float32Array, face: Uint8Array, width: number, height: number, follow: Following | undefined): void {
   const reached = new Uint8Array(likeness.length);
   const queue = new Int32Array(likeness.length);
   let tail = 0;
   const offSkin = (p: number) => likeness[p]! < 1 && !reached[p];
-  const visit = (q: number, follow: (q: number) => boolean) => {
-    if (!offSkin(q) || !follow(q)) return;
+  const visit = (q: number, accepts: (q: number) => boolean) => {
+    if (!offSkin(q) || !accepts(q)) return;
     reached[q] = 1;
     queue[tail++] = q;
   };
-  // The unreached off-skin 4-neighbours of `p` that `follow` accepts join the queue (no array per pixel: this runs on every video frame).
-  const spread = (p: number, follow: (q: number) => boolean) => {
+  // The unreached off-skin 4-neighbours of `p` that `accepts` takes join the queue (no array per pixel: this runs on every video frame).
+  const spread = (p: number, accepts: (q: number) => boolean) => {
     const x = p % width;
-    if (x > 0) visit(p - 1, follow);
-    if (x < width - 1) visit(p + 1, follow);
-    if (p >= width) visit(p - width, follow);
-    if (p + width < likeness.length) visit(p + width, follow);
+    if (x > 0) visit(p - 1, accepts);
+    if (x < width - 1) visit(p + 1, accepts);
+    if (p >= width) visit(p - width, accepts);
+    if (p + width < likeness.length) visit(p + width, accepts);
   };
   for (let p = 0; p < likeness.length; p++) {
-    if (!offSkin(p) || followOnly?.[p]) continue;
+    if (!offSkin(p) || follow?.pixels[p]) continue;
     const x = p % width, y = (p - x) / width;
     const atEdge = x === 0 || y === 0 || x === width - 1 || y === height - 1;
     if (atEdge || !face[p - 1] || !face[p + 1] || !face[p - width] || !face[p + width]) {
@@ -150,15 +192,22 @@ function keepReachingOutside(likeness: Float32Array, face: Uint8Array, width: nu
       queue[tail++] = p;
     }
   }
-  const notFollowOnly = (q: number) => !followOnly?.[q];
+  const notFollowOnly = (q: number) => !follow?.pixels[q];
   for (let head = 0; head < tail; head++) spread(queue[head]!, notFollowOnly);
-  if (followOnly) {
-    const isFollowOnly = (q: number) => followOnly[q] === 1;
-    // Breadth first from the whole patch, one step further into the follow-only pixels per round.
+  if (follow) {
+    const { pixels, reach, dark, darkReach } = follow;
+    const isFollowOnly = (q: number) => pixels[q] === 1;
+    const isDark = (q: number) => dark![q] === 1;
+    // Breadth first from the whole patch, one step further into the follow-only pixels per round;
+    // past `reach`, on through dark ones only, from the patch's front where it is dark or not yet follow-only.
     let from = 0;
-    for (let step = 0; step < followReach && from < tail; step++) {
+    for (let step = 0; step < (dark ? Math.max(reach, darkReach) : reach) && from < tail; step++) {
       const end = tail;
-      for (let head = from; head < end; head++) spread(queue[head]!, isFollowOnly);
+      for (let head = from; head < end; head++) {
+        const p = queue[head]!;
+        if (step < reach) spread(p, isFollowOnly);
+        else if (dark![p] || !pixels[p]) spread(p, isDark);
+      }
       from = end;
     }
   }

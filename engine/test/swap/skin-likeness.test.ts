@@ -71,14 +71,40 @@ describe('skin likeness', () => {
     darken(withHair.lab, 2, 10, 28, 60);
 
     const [end, middle] = [24 * SIZE + 12, 24 * SIZE + 40];
-    const withoutHair = skinLikeness(alone.lab, alone.learnFrom, alone.judge, alone.face, SIZE, SIZE, 1, followOnly);
-    const hairCameIn = skinLikeness(withHair.lab, withHair.learnFrom, withHair.judge, withHair.face, SIZE, SIZE, 1, followOnly);
+    const withoutHair = skinLikeness(alone.lab, alone.learnFrom, alone.judge, alone.face, SIZE, SIZE, { followOnly: { pixels: followOnly } });
+    const hairCameIn = skinLikeness(withHair.lab, withHair.learnFrom, withHair.judge, withHair.face, SIZE, SIZE, { followOnly: { pixels: followOnly } });
     expect(withoutHair[end]!).toBe(1);
     expect(hairCameIn[end]!).toBe(0);
     // 5 % of the box (5 px) from the hair at most: the rest of the brow stays.
     expect(hairCameIn[middle]!).toBe(1);
     // Without follow-only pixels, a dark patch at the outline is left out on its own.
     expect(skinLikeness(alone.lab, alone.learnFrom, alone.judge, alone.face, SIZE, SIZE)[middle]!).toBe(0);
+  });
+
+  it('follows hair darker than the skin further into the brows\' zone, but not a pale patch', () => {
+    // A band of follow-only pixels from the left outline, all of it in the brows' zone.
+    const band = new Uint8Array(SIZE * SIZE);
+    for (let y = 20; y < 28; y++) for (let x = 2; x < 60; x++) band[y * SIZE + x] = 1;
+    const fill = (lab: Float32Array, colour: number[], x0: number, x1: number, y0: number, y1: number) => {
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) lab.set(colour, (y * SIZE + x) * 3);
+    };
+    const withFalling = (colour: number[]) => {
+      const box = skinBox();
+      // Falling from the outline below the band and across it, as hair across a temple and a brow's end.
+      fill(box.lab, colour, 2, 10, 28, 60);
+      fill(box.lab, colour, 2, 40, 20, 28);
+      return box;
+    };
+    const likenessOf = (box: ReturnType<typeof skinBox>, darkFurther?: Uint8Array) =>
+      skinLikeness(box.lab, box.learnFrom, box.judge, box.face, SIZE, SIZE, { followOnly: { pixels: band, darkFurther } });
+    // 12 steps into the band from the hair below: beyond 5 % of the box, within 12 % (the map's soft edge reaches a few px).
+    const inBand = 24 * SIZE + 18;
+
+    const hair = withFalling([20, 5, 5]);
+    expect(likenessOf(hair)[inBand]!).toBeGreaterThan(0.9);
+    expect(likenessOf(hair, band)[inBand]!).toBe(0);
+    const pale = withFalling([SKIN[0] + 25, SKIN[1], SKIN[2]]);
+    expect(likenessOf(pale, band)[inBand]!).toBeGreaterThan(0.9);
   });
 
   it('gives colours lighter than the skin less room than darker ones (a pale wall, not a shadow)', () => {
