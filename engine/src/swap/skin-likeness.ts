@@ -1,3 +1,4 @@
+import { meshTurn } from '../faces/mesh-mirror';
 import type { MeshTopology } from '../faces/mesh-topology';
 import { indicesOf } from './mask-indices';
 import { blurMap } from './masked-blur';
@@ -37,6 +38,13 @@ const FOLLOW_REACH = 0.05;
  * eye) is lighter than the skin.
  */
 const DARK_FOLLOW_REACH = 0.12;
+/**
+ * From this turn (`meshTurn`; the quality report's profile bucket) a source's far half is judged as
+ * fully as its skin, features too: the mesh lays them beyond the silhouette, where nothing of the
+ * face is left to keep. On photo 2's face 0 the far eye and brow lie on the wall beyond her nose,
+ * and the wall came through as a pale patch between every target's eyes.
+ */
+const PROFILE_TURN = 0.5;
 /** Radius of the blur that softens the map's edges, as a share of the box's short side. */
 const SOFTEN = 0.015;
 
@@ -55,7 +63,8 @@ export interface FaceJudging {
    * (`MeshTopology.outlineFeatures`, where hair falls over a brow's outer end) as fully as the
    * skin, the others not at all; for a target, what is judged not skin stays in front of the new
    * face. `entered`: every feature, but only as far as what is not skin comes into it across the
-   * skin beside it (`FOLLOW_REACH`; dark hair further into the brows' zone). A source's judged
+   * skin beside it (`FOLLOW_REACH`; dark hair further into the brows' zone), and on a face seen
+   * near profile those of the far half fully (`PROFILE_TURN`). A source's judged
    * pixels are painted over, and judged fully its own brow tails (identity) were lost on faces
    * turned away; not judged, the black hair across source 6-1's brow end came through as a dark
    * patch on every target's temple, and on photo 2's face 0, seen in profile, the mesh's far eye
@@ -71,7 +80,7 @@ export interface FaceJudging {
  * plain-skin mask it learnt from.
  */
 export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology: MeshTopology, width: number, height: number, judging: FaceJudging): { likeness: Float32Array; skin: Uint8Array } {
-  const flags = judgingFlags(topology, judging.features);
+  const flags = judgingFlags(topology, judging.features, judging.features === 'entered' ? farHalf(mesh, topology) : 0);
   const covered = triangleFlags(mesh, topology.triangles, flags, width, height);
   const withBit = (bit: number) => covered.map((f) => (f & bit ? 1 : 0));
   const skin = withBit(SKIN);
@@ -82,11 +91,17 @@ export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology
 /** Bits of `judgingFlags`. */
 const [FACE, JUDGE, SKIN, FOLLOW_ONLY, BROW] = [1, 2, 4, 8, 16];
 
-/** Per triangle, which of the masks `faceSkinLikeness` paints it into. */
-function judgingFlags(topology: MeshTopology, features: FaceJudging['features']): Uint8Array {
+/** The half of the face (a `MeshTopology.sides` value) turned away, on a face seen near profile; 0 otherwise. */
+function farHalf(mesh: Float32Array, topology: MeshTopology): number {
+  const turn = meshTurn(mesh, topology.triangles, topology.sides);
+  return Math.abs(turn) < PROFILE_TURN ? 0 : turn > 0 ? -1 : 1;
+}
+
+/** Per triangle, which of the masks `faceSkinLikeness` paints it into; the features of the `far` half (if not 0) are judged fully. */
+function judgingFlags(topology: MeshTopology, features: FaceJudging['features'], far: number): Uint8Array {
   return topology.skin.map((skin, t) => {
     let bits = FACE | (skin ? SKIN : 0);
-    if (!topology.features[t]) bits |= JUDGE;
+    if (!topology.features[t] || (far !== 0 && topology.sides[t] === far)) bits |= JUDGE;
     else if (features === 'entered') bits |= JUDGE | FOLLOW_ONLY | (topology.brows[t] ? BROW : 0);
     else if (topology.outlineFeatures[t]) bits |= JUDGE;
     return bits;

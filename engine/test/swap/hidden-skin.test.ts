@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RgbImage } from '../../src/faces/decode-image';
 import { detectFaces, type Face } from '../../src/faces/detect-faces';
 import { largestIndex } from '../../src/faces/face-order';
+import { meshTurn } from '../../src/faces/mesh-mirror';
 import { meshTopology, type MeshTopology } from '../../src/faces/mesh-topology';
 import { prepareSource } from '../../src/swap/prepared-source';
 import { paintTriangles } from '../../src/swap/rasterise-mesh';
@@ -18,11 +19,10 @@ interface Photo {
   face: Face;
 }
 
-async function photo(n: number): Promise<Photo> {
+async function photo(n: number, pick: (faces: Face[]) => Face = (faces) => faces[largestIndex(faces.map((face) => face.box))]!): Promise<Photo> {
   const { data, info } = await sharp(await demoPhoto(n)).resize({ width: 960 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const image = { rgb: new Uint8Array(data), width: info.width, height: info.height };
-  const faces = await detectFaces(image);
-  return { image, face: faces[largestIndex(faces.map((face) => face.box))]! };
+  return { image, face: pick(await detectFaces(image)) };
 }
 
 /** A point of the mesh on the cheek, below the eye and beside the nose (MediaPipe's point 205). */
@@ -134,5 +134,26 @@ describe('what lies across a face', () => {
     }
     // Drawn as it is, the strand would darken about 0.6 % of the target's box (78 pixels).
     expect(darkened / (width * height)).toBeLessThan(0.003);
+  });
+
+  it("leaves out the wall where a profile source's mesh lays its far eye, and keeps the near one", async () => {
+    const turn = (face: Face) => meshTurn(face.mesh, topology.triangles, topology.sides);
+    // Photo 2's face 0, seen near profile (turn about 0.6) against a pale wall.
+    const profile = await photo(2, (faces) => faces.reduce((a, b) => (Math.abs(turn(b)) > Math.abs(turn(a)) ? b : a)));
+    const { face: texture } = prepareSource(profile.image, profile.face, topology);
+    const far = turn(profile.face) > 0 ? -1 : 1;
+    // Mean likeness over one half's eye and lip triangles (the brows' zone left aside).
+    const likenessOver = (side: number) => {
+      const chosen = topology.features.map((f, t) => (f && topology.sides[t] === side && !topology.brows[t] ? 1 : 0));
+      const mask = paintTriangles(texture.mesh, topology.triangles, chosen, texture.width, texture.height);
+      let [sum, count] = [0, 0];
+      for (let p = 0; p < mask.length; p++) if (mask[p]) [sum, count] = [sum + texture.likeness[p]! / 255, count + 1];
+      return sum / count;
+    };
+
+    expect(Math.abs(turn(profile.face))).toBeGreaterThan(0.5);
+    // Judged only where the wall comes in, about two thirds of the far half was kept (0.64).
+    expect(likenessOver(far)).toBeLessThan(0.2);
+    expect(likenessOver(-far)).toBeGreaterThan(0.8);
   });
 });
