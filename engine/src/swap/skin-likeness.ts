@@ -2,10 +2,10 @@ import { meshTurn } from '../faces/mesh-mirror';
 import type { MeshTopology } from '../faces/mesh-topology';
 import { indicesOf } from './mask-indices';
 import { blurMap } from './masked-blur';
-import { trimmedColour } from './robust-stats';
+import { trimmedColour, type TrimmedColour } from './robust-stats';
 import { triangleFlags } from './rasterise-mesh';
 
-/** Skin statistics ignore pixels further than this many spreads from the skin's median (see `transferTone`). */
+/** Skin statistics ignore pixels further than this many spreads from the skin's median (a strand of hair, a glasses frame, the background at the outline). */
 const TRIM_SPREADS = 2.5;
 /**
  * How far from the skin's median a colour may lie and still be fully skin, in spreads per channel,
@@ -74,16 +74,21 @@ export interface FaceJudging {
   features: 'outline' | 'entered';
 }
 
+/** The colour of a face's skin, learnt robustly from the `learnFrom` pixels of a Lab buffer (`trimmedColour`). */
+export function learnSkin(lab: Float32Array, learnFrom: Uint8Array): TrimmedColour {
+  return trimmedColour(lab, indicesOf(learnFrom), TRIM_SPREADS);
+}
+
 /**
  * `skinLikeness` of a face in its box, learnt from its mesh's plain-skin triangles and judged on
- * every triangle that is not a feature, and on features as `judging` says. Also returns the
- * plain-skin mask it learnt from.
+ * every triangle that is not a feature, and on features as `judging` says. Also returns the skin's
+ * colour it learnt (the tone transfer reads the same statistics).
  */
-export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology: MeshTopology, width: number, height: number, judging: FaceJudging): { likeness: Float32Array; skin: Uint8Array } {
+export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology: MeshTopology, width: number, height: number, judging: FaceJudging): { likeness: Float32Array; skin: TrimmedColour } {
   const flags = judgingFlags(topology, judging.features, judging.features === 'entered' ? farHalf(mesh, topology) : 0);
   const covered = triangleFlags(mesh, topology.triangles, flags, width, height);
   const withBit = (bit: number) => covered.map((f) => (f & bit ? 1 : 0));
-  const skin = withBit(SKIN);
+  const skin = learnSkin(lab, withBit(SKIN));
   const followOnly = judging.features === 'entered' ? { pixels: withBit(FOLLOW_ONLY), darkFurther: withBit(BROW) } : undefined;
   return { likeness: skinLikeness(lab, skin, withBit(JUDGE), withBit(FACE), width, height, { tolerance: judging.tolerance, followOnly }), skin };
 }
@@ -109,8 +114,8 @@ function judgingFlags(topology: MeshTopology, features: FaceJudging['features'],
 }
 
 /**
- * How much each pixel of a face box looks like that face's own skin, 0..1. The skin's colour is
- * learnt robustly (median and spread, in Lab) from `learnFrom` (the mesh's plain-skin triangles);
+ * How much each pixel of a face box looks like that face's own skin, 0..1, given the skin's colour
+ * (`learnSkin`: median and spread, in Lab, of the mesh's plain-skin triangles);
  * the pixels of `judge` (the rest of the face, features excluded) are scored by their distance
  * from it (averaged over the judged pixels nearby unless clearly not skin); every other pixel
  * scores 1. The swap uses it to leave out what lies across a face and is not that face: a strand
@@ -125,7 +130,7 @@ function judgingFlags(topology: MeshTopology, features: FaceJudging['features'],
  */
 export function skinLikeness(
   lab: Float32Array,
-  learnFrom: Uint8Array,
+  learnt: TrimmedColour,
   judge: Uint8Array,
   face: Uint8Array,
   width: number,
@@ -134,7 +139,7 @@ export function skinLikeness(
 ): Float32Array {
   const likeness = new Float32Array(width * height).fill(1);
   const judged = indicesOf(judge);
-  const skin = robustSkin(lab, indicesOf(learnFrom));
+  const skin = robustSkin(learnt);
   if (!skin) return likeness;
   const distances = new Float32Array(width * height);
   for (let n = 0; n < judged.length; n++) {
@@ -230,9 +235,7 @@ function keepReachingOutside(likeness: Float32Array, face: Uint8Array, width: nu
 }
 
 /** The skin's median colour and how far from it (lighter: `lighterReach`) a colour is still fully skin, or null with too few skin pixels to tell. */
-function robustSkin(lab: Float32Array, indices: Int32Array): { median: number[]; reach: number[]; lighterReach: number } | null {
-  if (indices.length < 16) return null;
-  const { kept, median, spread } = trimmedColour(lab, indices, TRIM_SPREADS);
+function robustSkin({ kept, median, spread }: TrimmedColour): { median: number[]; reach: number[]; lighterReach: number } | null {
   if (kept.length < 16) return null;
   const reach = spread.map((s, k) => {
     const { spreads, floor } = k === 0 ? LIGHTNESS_REACH : COLOUR_REACH;

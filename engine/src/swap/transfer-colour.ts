@@ -1,7 +1,7 @@
 import { labToRgb, rgbToLab } from './lab-colour';
-import { indicesOf } from './mask-indices';
 import { maskedBlur } from './masked-blur';
-import { trimmedColour, type TrimmedColour } from './robust-stats';
+import type { TrimmedColour } from './robust-stats';
+import { learnSkin } from './skin-likeness';
 
 /**
  * Bounds on the contrast change. The source's contrast is its skin texture and the depth of its
@@ -10,8 +10,6 @@ import { trimmedColour, type TrimmedColour } from './robust-stats';
  */
 const MIN_SPREAD_RATIO = 0.8;
 const MAX_SPREAD_RATIO = 1.25;
-/** Skin pixels further than this many spreads from the skin's median are not skin (hair, a frame, a deep shadow). */
-const OUTLIER_SPREADS = 2.5;
 /**
  * Radius of the low-pass that carries lighting and skin tone, as a fraction of the face box's short
  * side. Wider keeps more of the source's own mid-scale shading (cheekbones, the eye sockets' depth),
@@ -30,8 +28,8 @@ export interface ToneInput {
   targetLab: Float32Array;
   /** Pixels the new face covers. */
   apply: Int32Array;
-  /** The target's own skin in the box (its mesh's skin triangles). */
-  targetSkin: Uint8Array;
+  /** The colour of the target's own skin in the box (its mesh's skin triangles, `learnSkin`). */
+  targetSkin: TrimmedColour;
   /** The warped source's skin in the box, without what lay across the source's face. */
   warpedSkin: Uint8Array;
   width: number;
@@ -57,8 +55,8 @@ export interface ToneInput {
 export function transferTone(input: ToneInput): Uint8Array {
   const { warped, targetLab, apply, width, height } = input;
   rgbToLab(warped, apply);
-  const targetSkin = trimOutliers(targetLab, input.targetSkin);
-  const warpedSkin = trimOutliers(warped, input.warpedSkin);
+  const targetSkin = asSkin(input.targetSkin, width * height);
+  const warpedSkin = asSkin(learnSkin(warped, input.warpedSkin), width * height);
   if (targetSkin.count === 0 || warpedSkin.count === 0) {
     labToRgb(warped, apply);
     return new Uint8Array(width * height).fill(1);
@@ -109,12 +107,11 @@ interface Skin extends TrimmedColour {
   count: number;
 }
 
-/** The skin pixels of `mask` within `OUTLIER_SPREADS` of the skin's median on every channel, with their statistics. */
-function trimOutliers(lab: Float32Array, mask: Uint8Array): Skin {
-  const colour = trimmedColour(lab, indicesOf(mask), OUTLIER_SPREADS);
-  const kept = new Uint8Array(mask.length);
-  for (let n = 0; n < colour.kept.length; n++) kept[colour.kept[n]!] = 1;
-  return { ...colour, mask: kept, count: colour.kept.length };
+/** `colour` with its kept pixels as a mask over `pixels` pixels. */
+function asSkin(colour: TrimmedColour, pixels: number): Skin {
+  const mask = new Uint8Array(pixels);
+  for (let n = 0; n < colour.kept.length; n++) mask[colour.kept[n]!] = 1;
+  return { ...colour, mask, count: colour.kept.length };
 }
 
 function clamp(v: number, lo: number, hi: number): number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { skinLikeness } from '../../src/swap/skin-likeness';
+import { learnSkin, skinLikeness } from '../../src/swap/skin-likeness';
 
 const SIZE = 100;
 const SKIN = [60, 15, 20] as const;
@@ -30,7 +30,7 @@ describe('skin likeness', () => {
         box.lab[(y * SIZE + x) * 3 + 1] = SKIN[1] + offset;
       }
     }
-    const likeness = skinLikeness(box.lab, box.learnFrom, box.judge, box.face, SIZE, SIZE);
+    const likeness = skinLikeness(box.lab, learnSkin(box.lab, box.learnFrom), box.judge, box.face, SIZE, SIZE);
 
     let largestStep = 0;
     for (let y = 28; y < 72; y++) {
@@ -50,7 +50,7 @@ describe('skin likeness', () => {
         box.lab.set([15, 2, 3], (y * SIZE + x) * 3);
       }
     }
-    const likeness = skinLikeness(box.lab, box.learnFrom, box.judge, box.face, SIZE, SIZE);
+    const likeness = skinLikeness(box.lab, learnSkin(box.lab, box.learnFrom), box.judge, box.face, SIZE, SIZE);
 
     expect(Math.max(...strand.map((p) => likeness[p]!))).toBe(0);
     expect(likeness[30 * SIZE + 30]!).toBe(1);
@@ -71,14 +71,14 @@ describe('skin likeness', () => {
     darken(withHair.lab, 2, 10, 28, 60);
 
     const [end, middle] = [24 * SIZE + 12, 24 * SIZE + 40];
-    const withoutHair = skinLikeness(alone.lab, alone.learnFrom, alone.judge, alone.face, SIZE, SIZE, { followOnly: { pixels: followOnly } });
-    const hairCameIn = skinLikeness(withHair.lab, withHair.learnFrom, withHair.judge, withHair.face, SIZE, SIZE, { followOnly: { pixels: followOnly } });
+    const withoutHair = skinLikeness(alone.lab, learnSkin(alone.lab, alone.learnFrom), alone.judge, alone.face, SIZE, SIZE, { followOnly: { pixels: followOnly } });
+    const hairCameIn = skinLikeness(withHair.lab, learnSkin(withHair.lab, withHair.learnFrom), withHair.judge, withHair.face, SIZE, SIZE, { followOnly: { pixels: followOnly } });
     expect(withoutHair[end]!).toBe(1);
     expect(hairCameIn[end]!).toBe(0);
     // 5 % of the box (5 px) from the hair at most: the rest of the brow stays.
     expect(hairCameIn[middle]!).toBe(1);
     // Without follow-only pixels, a dark patch at the outline is left out on its own.
-    expect(skinLikeness(alone.lab, alone.learnFrom, alone.judge, alone.face, SIZE, SIZE)[middle]!).toBe(0);
+    expect(skinLikeness(alone.lab, learnSkin(alone.lab, alone.learnFrom), alone.judge, alone.face, SIZE, SIZE)[middle]!).toBe(0);
   });
 
   it('follows hair darker than the skin further into the brows\' zone, but not a pale patch', () => {
@@ -96,7 +96,7 @@ describe('skin likeness', () => {
       return box;
     };
     const likenessOf = (box: ReturnType<typeof skinBox>, darkFurther?: Uint8Array) =>
-      skinLikeness(box.lab, box.learnFrom, box.judge, box.face, SIZE, SIZE, { followOnly: { pixels: band, darkFurther } });
+      skinLikeness(box.lab, learnSkin(box.lab, box.learnFrom), box.judge, box.face, SIZE, SIZE, { followOnly: { pixels: band, darkFurther } });
     // 12 steps into the band from the hair below: beyond 5 % of the box, within 12 % (the map's soft edge reaches a few px).
     const inBand = 24 * SIZE + 18;
 
@@ -114,7 +114,7 @@ describe('skin likeness', () => {
       for (let x = 2; x < 12; x++) box.lab[(y * SIZE + x) * 3] = SKIN[0] + 15;
       for (let x = SIZE - 12; x < SIZE - 2; x++) box.lab[(y * SIZE + x) * 3] = SKIN[0] - 15;
     }
-    const likeness = skinLikeness(box.lab, box.learnFrom, box.judge, box.face, SIZE, SIZE);
+    const likeness = skinLikeness(box.lab, learnSkin(box.lab, box.learnFrom), box.judge, box.face, SIZE, SIZE);
 
     expect(likeness[50 * SIZE + 6]!).toBe(0);
     expect(likeness[50 * SIZE + SIZE - 6]!).toBeGreaterThan(0.3);
