@@ -5,7 +5,10 @@ import { blurMap } from './masked-blur';
 import { trimmedColour, type TrimmedColour } from './robust-stats';
 import { triangleFlags } from './rasterise-mesh';
 
-/** Skin statistics ignore pixels further than this many spreads from the skin's median (a strand of hair, a glasses frame, the background at the outline). */
+/**
+ * Skin statistics ignore pixels further than this many spreads from the skin's median: a strand of
+ * hair, a glasses frame, the background at the outline.
+ */
 const TRIM_SPREADS = 2.5;
 /**
  * How far from the skin's median a colour may lie and still be fully skin, in spreads per channel,
@@ -64,9 +67,9 @@ export interface FaceJudging {
    * skin, the others not at all; for a target, what is judged not skin stays in front of the new
    * face. `entered`: every feature, but only as far as what is not skin comes into it across the
    * skin beside it (`FOLLOW_REACH`; dark hair further into the brows' zone), and on a face seen
-   * near profile those of the far half fully (`PROFILE_TURN`). A source's judged
-   * pixels are painted over, and judged fully its own brow tails (identity) were lost on faces
-   * turned away; not judged, the black hair across source 6-1's brow end came through as a dark
+   * near profile those of the far half fully (`PROFILE_TURN`). A source's judged pixels are
+   * painted over, and judged fully its own brow tails (identity) were lost on faces turned away;
+   * not judged, the black hair across source 6-1's brow end came through as a dark
    * patch on every target's temple, and on photo 2's face 0, seen in profile, the mesh's far eye
    * and brow lie on the wall beyond her nose, which came through as a white patch across every
    * target's eyes.
@@ -115,8 +118,8 @@ function judgingFlags(topology: MeshTopology, features: FaceJudging['features'],
 
 /**
  * How much each pixel of a face box looks like that face's own skin, 0..1, given the skin's colour
- * (`learnSkin`: median and spread, in Lab, of the mesh's plain-skin triangles);
- * the pixels of `judge` (the rest of the face, features excluded) are scored by their distance
+ * (`learnSkin`: median and spread, in Lab, of the mesh's plain-skin triangles). The pixels of
+ * `judge` (the rest of the face, features excluded) are scored by their distance
  * from it (averaged over the judged pixels nearby unless clearly not skin); every other pixel
  * scores 1. The swap uses it to leave out what lies across a face and is not that face: a strand
  * of hair, a hand, the background inside the mesh's outline. Those come in across the face's
