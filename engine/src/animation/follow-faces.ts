@@ -1,5 +1,5 @@
 import type { RgbImage } from '../faces/decode-image';
-import type { Face } from '../faces/detect-faces';
+import { meshExtent, type Face } from '../faces/detect-faces';
 import { detectFollowing } from './detect-following';
 import { interpolateFace, movedSmoothly, nearestFace } from './face-motion';
 import type { IdentityGallery } from './identity-gallery';
@@ -29,7 +29,8 @@ export interface FollowedFrame {
  * moved little; otherwise (the person came, went or moved fast) faces are detected on every frame
  * between and followed frame to frame by position, forwards from the earlier keyframe and
  * backwards from the later one; where the detector misses a followed face (half out of the frame
- * at the end of a pan), its pixels are tracked from the frame before (`trackFace`). Frames are
+ * at the end of a pan), or finds it cut by the frame's edge, its pixels are tracked from the frame
+ * before (`trackFace`; see `sighting`). Frames are
  * held until the next keyframe is known, so at most `keyframeInterval` frames are in memory at
  * once.
  */
@@ -69,7 +70,7 @@ async function* settle(locator: PeopleLocator, last: SeenOn, frames: RgbImage[])
   const before = between.at(-1) ?? last.image;
   const people = located.people.map((face, person) => {
     const previous = faces.at(-1)?.[person] ?? (between.length === 0 ? last.people[person] : null) ?? null;
-    return face ?? (previous && trackFace(before, keyframe, previous));
+    return sighting(face, previous, before, keyframe);
   });
   const next = { ...located, people };
   for (const [i, image] of between.entries()) yield { image, faces: faces[i]! };
@@ -100,7 +101,7 @@ async function facesBetween(from: SeenOn, to: SeenOn, frames: RgbImage[]): Promi
       if (!previous || faces[i]![person]) return;
       const found = nearestFace(previous, detected[i]!, taken[i]);
       if (found) taken[i]!.add(found);
-      previous = found ?? trackFace(previousImage, frames[i]!, previous);
+      previous = sighting(found, previous, previousImage, frames[i]!);
       previousImage = frames[i]!;
       faces[i]![person] = previous;
     }
@@ -110,6 +111,27 @@ async function facesBetween(from: SeenOn, to: SeenOn, frames: RgbImage[]): Promi
   for (const person of tracked) follow(person, to.people[person] ?? null, to.image, [...forwards].reverse());
   for (const person of tracked) fillGaps(faces, person, from.people[person] ?? null, to.people[person] ?? null);
   return faces;
+}
+
+/** How far (share of its size) a face's mesh may reach past the frame's edge and not count as cut by it. */
+const CUT_TOLERANCE = 0.03;
+
+/**
+ * A person's face on `image`, given the face detected there (or null) and their face on the
+ * neighbouring frame `before`. A face cut by the frame's edge is tracked from `before` rather than
+ * taken as detected: the mesh model guesses the missing part, and on a GIF pan it bent a face half
+ * out of the frame into a different shape on every frame (a brow drawn on the chin), where the
+ * face moving out of view keeps its shape.
+ */
+function sighting(found: Face | null, previous: Face | null, before: RgbImage, image: RgbImage): Face | null {
+  if (!previous || (found && !cutByEdge(found, image))) return found;
+  return trackFace(before, image, previous) ?? found;
+}
+
+function cutByEdge(face: Face, image: RgbImage): boolean {
+  const { minX, maxX, minY, maxY } = meshExtent(face.mesh);
+  const slack = CUT_TOLERANCE * Math.max(maxX - minX, maxY - minY);
+  return minX < -slack || minY < -slack || maxX > image.width + slack || maxY > image.height + slack;
 }
 
 /**

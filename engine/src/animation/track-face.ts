@@ -1,5 +1,5 @@
 import type { RgbImage } from '../faces/decode-image';
-import type { Face } from '../faces/detect-faces';
+import { meshExtent, type Face } from '../faces/detect-faces';
 
 /** The face's box is compared at about this many pixels across. */
 const MATCH_SIZE = 32;
@@ -64,14 +64,8 @@ function meanDifference(from: RgbImage, to: RgbImage, box: Face['box'], dx: numb
 
 /** The face moved by (dx, dy), its box the mesh's extent clipped to the frame; null when too little of it is left inside. */
 function shifted(face: Face, dx: number, dy: number, frame: RgbImage): Face | null {
-  const mesh = new Float32Array(face.mesh.length);
-  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < mesh.length; i += 2) {
-    mesh[i] = face.mesh[i]! + dx;
-    mesh[i + 1] = face.mesh[i + 1]! + dy;
-    [minX, maxX] = [Math.min(minX, mesh[i]!), Math.max(maxX, mesh[i]!)];
-    [minY, maxY] = [Math.min(minY, mesh[i + 1]!), Math.max(maxY, mesh[i + 1]!)];
-  }
+  const mesh = face.mesh.map((v, i) => v + (i % 2 === 0 ? dx : dy));
+  const { minX, maxX, minY, maxY } = meshExtent(mesh);
   const x = Math.max(0, Math.floor(minX));
   const y = Math.max(0, Math.floor(minY));
   const right = Math.min(frame.width, Math.ceil(maxX) + 1);

@@ -74,37 +74,94 @@ function serialised<T>(task: () => Promise<T>): Promise<T> {
  * Finds the faces of an upright RGB image, in face order, ignoring faces smaller than
  * `MIN_FACE_SIZE`. No face is a valid result (an empty array). Images over
  * `DETECTION_MAX_PIXELS` are analysed on a downscaled copy; boxes and points are in the image's
- * own pixels either way.
+ * own pixels either way. A face near the image's edge takes its mesh from a second look at the
+ * image extended by mirroring (see `EDGE_REACH`).
  */
 export function detectFaces(image: RgbImage, options: DetectOptions = {}): Promise<Face[]> {
   return serialised(async () => {
     const [tf, human, { copy, scaleX, scaleY }] = await Promise.all([initTf(), loadHuman(options.recogniser), detectionCopy(image)]);
-    const pad = Math.round((options.padding ?? 0) * Math.min(copy.width, copy.height));
     const plain = tf.tensor3d(copy.rgb, [copy.height, copy.width, 3], 'int32');
-    const input = pad > 0 ? tf.mirrorPad(plain, [[pad, pad], [pad, pad], [0, 0]], 'reflect') : plain;
+    const look = async (padding: number, descriptors: boolean): Promise<Face[]> => {
+      const pad = Math.round(padding * Math.min(copy.width, copy.height));
+      const input = pad > 0 ? tf.mirrorPad(plain, [[pad, pad], [pad, pad], [0, 0]], 'reflect') : plain;
+      try {
+        const result = await human.detect(input, { face: { description: { enabled: descriptors } } });
+        if (result.error) throw new Error(`face detection failed: ${result.error}`);
+        return result.face
+          .filter((face) => face.mesh.length >= MESH_POINTS)
+          .map((face) => toFace(face, image, { pad, scaleX, scaleY }))
+          .filter((face) => isLargeEnough(face.box) && centreInside(face.mesh, image));
+      } finally {
+        if (input !== plain) input.dispose();
+      }
+    };
     try {
-      const result = await human.detect(input, { face: { description: { enabled: options.descriptors === true } } });
-      if (result.error) throw new Error(`face detection failed: ${result.error}`);
-      return result.face
-        .filter((face) => face.mesh.length >= MESH_POINTS)
-        .map((face) => toFace(face, image, { pad, scaleX, scaleY }))
-        .filter((face) => isLargeEnough(face.box) && centreInside(face.mesh, image))
-        .sort((a, b) => compareFaceBoxes(a.box, b.box))
-        .map((face, index) => ({ ...face, index }));
+      const padding = options.padding ?? 0;
+      let faces = await look(padding, options.descriptors === true);
+      if (padding < EDGE_PADDING && faces.some((face) => nearEdge(face.mesh, image))) {
+        const mirrored = await look(EDGE_PADDING, false);
+        faces = faces.map((face) => (nearEdge(face.mesh, image) ? withMeshOf(face, mirrored, image) : face));
+      }
+      return faces.sort((a, b) => compareFaceBoxes(a.box, b.box)).map((face, index) => ({ ...face, index }));
     } finally {
-      input.dispose();
       plain.dispose();
     }
   });
 }
 
-/** Whether the middle of the mesh's extent lies inside the image, or within a quarter of that extent of it. */
-function centreInside(mesh: Float32Array, image: RgbImage): boolean {
+/**
+ * The mesh model reads a square crop around each face (the detector's box, which holds the eyes,
+ * nose and mouth, grown 1.4 times: about 1.2 times the mesh's extent), and what of it lies beyond
+ * the image is black to it, which pulls the mesh off the face: on a GIF pan, a face 8 px from the
+ * frame's edge got a mesh a fifth too wide, over the background beside it. A face whose mesh
+ * extent, grown to this many times its longer side around its middle, reaches past the image's
+ * edge takes its mesh from a second look at the image extended by `EDGE_PADDING` mirrored, where
+ * the crop holds a plausible continuation instead.
+ */
+const EDGE_REACH = 1.2;
+const EDGE_PADDING = 0.25;
+
+/** The smallest rectangle holding every point of a mesh (x, y pairs), not clipped to anything. */
+export function meshExtent(mesh: Float32Array): { minX: number; maxX: number; minY: number; maxY: number } {
   let [minX, maxX, minY, maxY] = [Infinity, -Infinity, Infinity, -Infinity];
   for (let i = 0; i < mesh.length; i += 2) {
     [minX, maxX] = [Math.min(minX, mesh[i]!), Math.max(maxX, mesh[i]!)];
     [minY, maxY] = [Math.min(minY, mesh[i + 1]!), Math.max(maxY, mesh[i + 1]!)];
   }
+  return { minX, maxX, minY, maxY };
+}
+
+function nearEdge(mesh: Float32Array, image: RgbImage): boolean {
+  const { minX, maxX, minY, maxY } = meshExtent(mesh);
+  const half = (EDGE_REACH * Math.max(maxX - minX, maxY - minY)) / 2;
+  const [x, y] = [(minX + maxX) / 2, (minY + maxY) / 2];
+  return x - half < 0 || y - half < 0 || x + half > image.width || y + half > image.height;
+}
+
+/**
+ * `face` with the mesh (and box) of the same face found on the mirrored look: the one whose mesh's
+ * middle is nearest, within half the face's size (a mesh pulled off a face cut by the edge lies that far from the true one). Its own descriptor stays: descriptors
+ * are compared with ones taken on plain images.
+ */
+function withMeshOf(face: Face, mirrored: Face[], image: RgbImage): Face {
+  const middle = (mesh: Float32Array) => {
+    const { minX, maxX, minY, maxY } = meshExtent(mesh);
+    return { x: (minX + maxX) / 2, y: (minY + maxY) / 2, size: Math.max(maxX - minX, maxY - minY) };
+  };
+  const own = middle(face.mesh);
+  let best: Face | null = null;
+  let bestGap = own.size / 2;
+  for (const other of mirrored) {
+    const at = middle(other.mesh);
+    const gap = Math.hypot(at.x - own.x, at.y - own.y);
+    if (gap < bestGap) [best, bestGap] = [other, gap];
+  }
+  return best ? { ...face, mesh: best.mesh, box: meshBox(best.mesh, image) } : face;
+}
+
+/** Whether the middle of the mesh's extent lies inside the image, or within a quarter of that extent of it. */
+function centreInside(mesh: Float32Array, image: RgbImage): boolean {
+  const { minX, maxX, minY, maxY } = meshExtent(mesh);
   const [x, y] = [(minX + maxX) / 2, (minY + maxY) / 2];
   const [mx, my] = [(maxX - minX) / 4, (maxY - minY) / 4];
   return x >= -mx && x < image.width + mx && y >= -my && y < image.height + my;
@@ -132,16 +189,7 @@ function toFace(result: FaceResult, image: RgbImage, copy: { pad: number; scaleX
 }
 
 function meshBox(mesh: Float32Array, image: RgbImage): Box {
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (let i = 0; i < mesh.length; i += 2) {
-    minX = Math.min(minX, mesh[i]!);
-    maxX = Math.max(maxX, mesh[i]!);
-    minY = Math.min(minY, mesh[i + 1]!);
-    maxY = Math.max(maxY, mesh[i + 1]!);
-  }
+  const { minX, maxX, minY, maxY } = meshExtent(mesh);
   const x = Math.max(0, Math.floor(minX));
   const y = Math.max(0, Math.floor(minY));
   const right = Math.min(image.width, Math.ceil(maxX) + 1);

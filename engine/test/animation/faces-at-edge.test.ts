@@ -1,0 +1,91 @@
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { followFaces } from '../../src/animation/follow-faces';
+import { IdentityGallery } from '../../src/animation/identity-gallery';
+import type { RgbImage } from '../../src/faces/decode-image';
+import { detectFaces, type Face } from '../../src/faces/detect-faces';
+import { demoPhoto } from '../faces/fixtures';
+
+/**
+ * The quality report's GIF pan: a 480x300 window moves left to right over demo photo 4 (960 px
+ * wide), zooming in slightly, so the woman on the left (the largest face on the first frame)
+ * slides out through the frame's left edge.
+ */
+const PAN = { width: 480, height: 300, frames: 8, from: { x: 40, y: 40, zoom: 1 }, to: { x: 217, y: 49, zoom: 1.14 } };
+
+const windowOf = (index: number) => {
+  const t = index / (PAN.frames - 1);
+  const lerp = (a: number, b: number) => a + (b - a) * t;
+  const zoom = lerp(PAN.from.zoom, PAN.to.zoom);
+  return { left: Math.round(lerp(PAN.from.x, PAN.to.x)), top: Math.round(lerp(PAN.from.y, PAN.to.y)), width: Math.round(PAN.width / zoom), height: Math.round(PAN.height / zoom) };
+};
+
+const leftmost = (faces: Face[]) => faces.reduce((a, b) => (a.box.x < b.box.x ? a : b));
+
+const frames: RgbImage[] = [];
+/**
+ * The woman's face as found on the first frame, where it is well inside (photo coordinates):
+ * where every later frame's mesh should lie, moved and scaled with the window.
+ */
+let truth: { mesh: Float32Array; width: number; left: number; right: number };
+
+beforeAll(async () => {
+  const { data, info } = await sharp(await demoPhoto(4)).resize({ width: 960 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const photo = sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } });
+  for (let i = 0; i < PAN.frames; i++) {
+    const rgb = await photo.clone().extract(windowOf(i)).resize(PAN.width, PAN.height).raw().toBuffer();
+    frames.push({ rgb: new Uint8Array(rgb), width: PAN.width, height: PAN.height });
+  }
+  const first = leftmost(await detectFaces(frames[0]!));
+  const w = windowOf(0);
+  const scale = w.width / PAN.width;
+  const mesh = first.mesh.map((v, i) => (i % 2 === 0 ? w.left : w.top) + v * scale);
+  const xs = mesh.filter((_, i) => i % 2 === 0);
+  truth = { mesh, width: first.box.width * scale, left: Math.min(...xs), right: Math.max(...xs) };
+});
+
+/** Mean distance of `face`'s mesh points from the first frame's, moved onto frame `index`, as a share of the face's width there. */
+function meshError(face: Face, index: number): number {
+  const w = windowOf(index);
+  const scale = PAN.width / w.width;
+  let sum = 0;
+  for (let i = 0; i < face.mesh.length; i += 2) {
+    sum += Math.hypot(face.mesh[i]! - (truth.mesh[i]! - w.left) * scale, face.mesh[i + 1]! - (truth.mesh[i + 1]! - w.top) * scale);
+  }
+  return sum / (face.mesh.length / 2) / (truth.width * scale);
+}
+
+/** Share of the face's width inside frame `index`. */
+function inside(index: number): number {
+  const w = windowOf(index);
+  const scale = PAN.width / w.width;
+  const [left, right] = [(truth.left - w.left) * scale, (truth.right - w.left) * scale];
+  return (Math.min(PAN.width, right) - Math.max(0, left)) / (right - left);
+}
+
+describe('faces near and across the frame edge', () => {
+  it('gives a face a few pixels from the edge the mesh it has in the middle of the photo', async () => {
+    // Frame 3: the woman's hair touches the left edge, her face is 8 px from it.
+    const face = leftmost(await detectFaces(frames[3]!));
+    expect(meshError(face, 3)).toBeLessThan(0.035);
+  });
+
+  it('keeps the followed face on the person while the frame edge cuts it', async () => {
+    const gallery = IdentityGallery.fromReferences([{ faces: await detectFaces(frames[0]!, { descriptors: true }), picks: [{ person: 0, pick: { frameLabel: 'frame 0' } }] }]);
+    async function* all() {
+      yield* frames;
+    }
+    const errors: number[] = [];
+    let index = 0;
+    for await (const frame of followFaces(all(), gallery, { keyframeInterval: 1, verifyEvery: 5 })) {
+      if (inside(index) >= 0.5) {
+        expect(frame.faces[0], `frame ${index}`).not.toBeNull();
+        errors.push(meshError(frame.faces[0]!, index));
+      }
+      index++;
+    }
+    // Frame 3 has the face 5 px from the edge; frame 4 cuts it (70 % of it inside).
+    expect(errors).toHaveLength(5);
+    expect(Math.max(...errors)).toBeLessThan(0.1);
+  });
+});
