@@ -3,10 +3,13 @@
  * each output pixel is the weighted mean of the masked pixels around it, so pixels left out of the
  * mask (eyes, lips, hair) neither darken nor tint it, and pixels outside the mask get the mean of
  * their masked neighbourhood. Three passes of a separable box blur of `radius` approximate a
- * Gaussian of sigma ~ `radius` (on a coarser grid for a wide radius, see `lowPassInPlace`). Returns the blurred channels and the blurred mask (the share of
- * masked pixels nearby, 0 where there were none).
+ * Gaussian of sigma ~ `radius` (on a coarser grid for a wide radius, see `lowPassInPlace`). Returns
+ * the blurred channels and the blurred mask (the share of masked pixels nearby, 0 where there were
+ * none), for the pixels listed in `at` in that order (n-th listed pixel at n), or for every pixel
+ * when `at` is not given: a swap reads them only on the pixels the new face covers, and on a wide
+ * radius the values elsewhere are never worked out.
  */
-export function maskedBlur(values: Float32Array, mask: Uint8Array, width: number, height: number, radius: number): { mean: Float32Array; weight: Float32Array } {
+export function maskedBlur(values: Float32Array, mask: Uint8Array, width: number, height: number, radius: number, at?: Int32Array): { mean: Float32Array; weight: Float32Array } {
   const stack = new Float32Array(width * height * 4);
   for (let p = 0; p < mask.length; p++) {
     if (!mask[p]) continue;
@@ -15,16 +18,17 @@ export function maskedBlur(values: Float32Array, mask: Uint8Array, width: number
     stack[p * 4 + 2] = values[p * 3 + 2]!;
     stack[p * 4 + 3] = 1;
   }
-  lowPassInPlace(stack, 4, width, height, radius);
-  const mean = new Float32Array(width * height * 3);
-  const weight = new Float32Array(width * height);
-  for (let p = 0; p < weight.length; p++) {
-    const w = stack[p * 4 + 3]!;
-    weight[p] = w;
+  const low = lowPass(stack, 4, width, height, radius, at);
+  const count = low.length / 4;
+  const mean = new Float32Array(count * 3);
+  const weight = new Float32Array(count);
+  for (let n = 0; n < count; n++) {
+    const w = low[n * 4 + 3]!;
+    weight[n] = w;
     if (w < 1e-6) continue;
-    mean[p * 3] = stack[p * 4]! / w;
-    mean[p * 3 + 1] = stack[p * 4 + 1]! / w;
-    mean[p * 3 + 2] = stack[p * 4 + 2]! / w;
+    mean[n * 3] = low[n * 4]! / w;
+    mean[n * 3 + 1] = low[n * 4 + 1]! / w;
+    mean[n * 3 + 2] = low[n * 4 + 2]! / w;
   }
   return { mean, weight };
 }
@@ -50,15 +54,19 @@ export function blurMap(map: Float32Array, width: number, height: number, radius
 const COARSE_FROM_RADIUS = 12;
 
 /**
- * `gaussianInPlace`, for a wide radius on a coarser grid: the image is averaged into cells a
- * quarter of the radius across, blurred there, and interpolated back. A low-pass that wide has
- * nothing finer than a cell to lose, and the shading low-pass (a fifth of the face) was most of
- * the colour step's time at full resolution.
+ * `gaussianInPlace` of `stack`, returned for the pixels of `at` (every pixel when not given; then
+ * `stack` itself, blurred in place). For a wide radius it is taken on a coarser grid: the image is
+ * averaged into cells a quarter of the radius across, blurred there, and interpolated back at the
+ * pixels asked for. A low-pass that wide has nothing finer than a cell to lose, and the shading
+ * low-pass (a fifth of the face) was most of the colour step's time at full resolution.
  */
-function lowPassInPlace(stack: Float32Array, channels: number, width: number, height: number, radius: number): void {
+function lowPass(stack: Float32Array, channels: number, width: number, height: number, radius: number, at?: Int32Array): Float32Array {
   if (radius < COARSE_FROM_RADIUS) {
     gaussianInPlace(stack, channels, width, height, radius);
-    return;
+    if (!at) return stack;
+    const out = new Float32Array(at.length * channels);
+    for (let n = 0; n < at.length; n++) for (let k = 0; k < channels; k++) out[n * channels + k] = stack[at[n]! * channels + k]!;
+    return out;
   }
   const factor = Math.floor(radius / 4);
   const cw = Math.ceil(width / factor);
@@ -86,21 +94,25 @@ function lowPassInPlace(stack: Float32Array, channels: number, width: number, he
     right[x] = Math.min(left[x]! + 1, cw - 1);
     across[x] = cx - left[x]!;
   }
-  for (let y = 0; y < height; y++) {
+  const out = at ? new Float32Array(at.length * channels) : stack;
+  const count = at ? at.length : width * height;
+  for (let n = 0; n < count; n++) {
+    const p = at ? at[n]! : n;
+    const x = p % width, y = (p - x) / width;
     const cy = Math.min(Math.max((y + 0.5) / factor - 0.5, 0), ch - 1);
     const y0 = Math.floor(cy);
     const y1 = Math.min(y0 + 1, ch - 1);
     const fy = cy - y0;
-    for (let x = 0; x < width; x++) {
-      const fx = across[x]!;
-      const [a, b, c, d] = [(y0 * cw + left[x]!) * channels, (y0 * cw + right[x]!) * channels, (y1 * cw + left[x]!) * channels, (y1 * cw + right[x]!) * channels];
-      for (let k = 0; k < channels; k++) {
-        const top = cells[a + k]! + fx * (cells[b + k]! - cells[a + k]!);
-        const bottom = cells[c + k]! + fx * (cells[d + k]! - cells[c + k]!);
-        stack[(y * width + x) * channels + k] = top + fy * (bottom - top);
-      }
+    const fx = across[x]!;
+    const a = (y0 * cw + left[x]!) * channels, b = (y0 * cw + right[x]!) * channels;
+    const c = (y1 * cw + left[x]!) * channels, d = (y1 * cw + right[x]!) * channels;
+    for (let k = 0; k < channels; k++) {
+      const top = cells[a + k]! + fx * (cells[b + k]! - cells[a + k]!);
+      const bottom = cells[c + k]! + fx * (cells[d + k]! - cells[c + k]!);
+      out[n * channels + k] = top + fy * (bottom - top);
     }
   }
+  return out;
 }
 
 /**

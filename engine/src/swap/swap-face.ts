@@ -115,23 +115,21 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
  */
 function fillNotSkin(rgb: Float32Array, confidence: Float32Array, covered: Uint8Array, width: number, height: number): Float32Array {
   const sure = new Uint8Array(confidence.length);
-  let unsure = 0;
+  const unsure: number[] = [];
   for (let p = 0; p < sure.length; p++) {
     sure[p] = confidence[p]! >= 0.5 ? 1 : 0;
-    if (covered[p] && confidence[p]! < 1) unsure++;
+    if (covered[p] && confidence[p]! < 1) unsure.push(p);
   }
-  if (unsure === 0) return confidence;
-  const patch = maskedBlur(rgb, sure, width, height, Math.max(2, Math.round(FILL_RADIUS * Math.min(width, height))));
-  const out = new Float32Array(confidence.length);
-  for (let p = 0; p < out.length; p++) {
+  if (unsure.length === 0) return confidence;
+  const at = Int32Array.from(unsure);
+  const patch = maskedBlur(rgb, sure, width, height, Math.max(2, Math.round(FILL_RADIUS * Math.min(width, height))), at);
+  const out = Float32Array.from(confidence);
+  for (let n = 0; n < at.length; n++) {
+    const p = at[n]!;
     const c = confidence[p]!;
-    if (!covered[p] || c >= 1) {
-      out[p] = c;
-      continue;
-    }
-    const trust = Math.min(1, patch.weight[p]! / FULL_FILL_WEIGHT);
+    const trust = Math.min(1, patch.weight[n]! / FULL_FILL_WEIGHT);
     const w = (1 - c) * trust;
-    for (let k = 0; k < 3; k++) rgb[p * 3 + k]! += w * (patch.mean[p * 3 + k]! - rgb[p * 3 + k]!);
+    for (let k = 0; k < 3; k++) rgb[p * 3 + k]! += w * (patch.mean[n * 3 + k]! - rgb[p * 3 + k]!);
     out[p] = c + w;
   }
   return out;

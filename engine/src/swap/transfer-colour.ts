@@ -70,16 +70,17 @@ export function transferTone(input: ToneInput): Uint8Array {
     warped[i + 2] = (warped[i + 2]! - from[2]!) * scale[2]! + to[2]!;
   }
   const radius = Math.max(2, Math.round(SHADING_RADIUS * Math.min(width, height)));
-  const lighting = maskedBlur(targetLab, targetSkin.mask, width, height, radius);
+  // Both low-passes are worked out on the `apply` pixels only, the n-th at n.
+  const lighting = maskedBlur(targetLab, targetSkin.mask, width, height, radius, apply);
   // The source's skin is taken whole, not trimmed: what lay across it is already left out of
   // `warpedSkin`, and trimming would drop its deepest shadows and darkest make-up from the low-pass
   // being replaced, so those kept the source's own light (face-centre shifts up to ΔE 10.6).
-  const own = maskedBlur(warped, input.warpedSkin, width, height, radius);
+  const own = maskedBlur(warped, input.warpedSkin, width, height, radius, apply);
   for (let n = 0; n < apply.length; n++) {
     const p = apply[n]!;
     // Where either low-pass has little skin nearby, its value is a guess: the shading fades out.
-    const trust = Math.min(1, Math.min(lighting.weight[p]!, own.weight[p]!) / FULL_TRUST_WEIGHT);
-    for (let k = 0; k < 3; k++) warped[p * 3 + k]! += trust * (lighting.mean[p * 3 + k]! - own.mean[p * 3 + k]!);
+    const trust = Math.min(1, Math.min(lighting.weight[n]!, own.weight[n]!) / FULL_TRUST_WEIGHT);
+    for (let k = 0; k < 3; k++) warped[p * 3 + k]! += trust * (lighting.mean[n * 3 + k]! - own.mean[n * 3 + k]!);
   }
   const agreed = skinColoured(targetLab, targetSkin);
   // Where the new face covers the box, the toned source must be skin-coloured too.

@@ -51,4 +51,18 @@ describe('masked low-pass', () => {
     expect(weight[centre]!).toBeGreaterThan(0.5);
     expect(weight[centre]!).toBeLessThan(1);
   });
+
+  for (const radius of [6, 40]) {
+    it(`gives the listed pixels, in their order, exactly what the whole image's low-pass has there, radius ${radius}`, () => {
+      const { values, mask } = scene();
+      const whole = maskedBlur(values, mask, W, H, radius);
+      const at = Int32Array.from([W * H - 1, 0, 100 * W + 80, 37 * W + 190, 150 * W + 20]);
+      const listed = maskedBlur(values, mask, W, H, radius, at);
+      expect(listed.weight).toHaveLength(at.length);
+      at.forEach((p, n) => {
+        expect(listed.weight[n]).toBe(whole.weight[p]);
+        for (let k = 0; k < 3; k++) expect(listed.mean[n * 3 + k]).toBe(whole.mean[p * 3 + k]);
+      });
+    });
+  }
 });
