@@ -5,13 +5,15 @@ import { meshTopology } from '../src/faces/mesh-topology';
 import { largestIndex } from '../src/faces/face-order';
 import { measureClip, type Clip, type MotionResult } from './quality/motion';
 import { qualityMarkdown } from './quality/report';
+import { motionStrip } from './quality/motion-strip';
 import { contactSheet } from './quality/sheet';
 import { demoFaces, swapAndMeasure, type DemoFace, type StillResult } from './quality/stills';
 
 /**
  * The swap quality report: swaps every face of at least 80 px of the six face-api demo photos
  * into every other one, small faces, and generated GIF and video clips, measures identity (two
- * recognisers), tone, seam and pose, and writes docs/quality.md and docs/images/quality-sheet.jpg.
+ * recognisers), tone, seam and pose, and writes docs/quality.md, docs/images/quality-sheet.jpg and
+ * docs/images/quality-motion.jpg.
  * A benchmark, not a test: it prints its tables and exits 0 whatever they show.
  */
 const require = createRequire(import.meta.url);
@@ -61,6 +63,7 @@ for (const clip of CLIPS) {
 const markdown = qualityMarkdown({ stills, small, motion, minutes: (performance.now() - started) / 60000 });
 await writeFile(new URL('quality.md', DOCS), markdown);
 await writeFile(new URL('images/quality-sheet.jpg', DOCS), await contactSheet(samplePairs(stills, small)));
+await writeFile(new URL('images/quality-motion.jpg', DOCS), await motionStrip(motion));
 console.log(markdown.slice(markdown.indexOf('## All pairs')));
 
 /** The sheet's pairs: the weakest identities, each hard bucket's weakest, a few small faces, and an even sample of the rest. */

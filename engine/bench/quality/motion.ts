@@ -15,6 +15,7 @@ import { probeVideo } from '../../src/video/probe-video';
 import { swapVideo } from '../../src/video/swap-video';
 import { deltaE, faceCentreLab } from '../../test/quality/tone';
 import { RECOGNISERS, demoImage, seeFaceAt, type SeenFace } from './faces';
+import { faceTile } from './stills';
 
 /** A generated camera move over a demo photo resized to `photoWidth`: the window's left/top and zoom move linearly. */
 export interface Clip {
@@ -39,7 +40,20 @@ export interface MotionResult {
   identity: Record<Recogniser, number>;
   /** Mean frame-to-frame ΔE of the face centre's colour, swapped and original. */
   flicker: { swapped: number; original: number };
+  /** Every in-view frame, for the report's strip. */
+  frames: SeenFrame[];
 }
+
+/** One in-view frame: the person's face before and after (`STRIP_TILE` px JPEGs), and which recognisers found the source in it (null: no face found). */
+export interface SeenFrame {
+  index: number;
+  before: Buffer;
+  after: Buffer;
+  passes: Record<Recogniser, boolean> | null;
+}
+
+/** Side of a frame's tile in the report's motion strip, px. */
+export const STRIP_TILE = 96;
 
 function windowOf(clip: Clip, index: number): Box {
   const t = clip.frames === 1 ? 0 : index / (clip.frames - 1);
@@ -139,7 +153,7 @@ export async function measureClip(clip: Clip, source: Buffer, sourceFace: SeenFa
   const person = photoFaces.reduce((a, b) => (Math.hypot(b.box.x + b.box.width / 2 - centre.x, b.box.y + b.box.height / 2 - centre.y) < Math.hypot(a.box.x + a.box.width / 2 - centre.x, a.box.y + a.box.height / 2 - centre.y) ? b : a));
   const personSeen = await seeFaceAt(photo, person);
   const output = await swapClip(clip, frames, source);
-  const result: MotionResult = { clip, inView: 0, notSwapped: 0, identity: { faceres: 0, 'faceres-deep': 0 }, flicker: { swapped: 0, original: 0 } };
+  const result: MotionResult = { clip, inView: 0, notSwapped: 0, identity: { faceres: 0, 'faceres-deep': 0 }, flicker: { swapped: 0, original: 0 }, frames: [] };
   let previous: { before: ReturnType<typeof faceCentreLab>; after: ReturnType<typeof faceCentreLab> } | null = null;
   let steps = 0;
   for (let i = 0; i < clip.frames; i++) {
@@ -152,9 +166,13 @@ export async function measureClip(clip: Clip, source: Buffer, sourceFace: SeenFa
     const box = clipped(clip, where);
     if (changeInside(frames[i]!, output[i]!, box) < 3) result.notSwapped++;
     const swapped = await seeFaceAt(output[i]!, placeholder(box));
+    let passes: SeenFrame['passes'] = null;
     if (swapped && personSeen) {
-      for (const r of RECOGNISERS) if (faceDistance(swapped.descriptors[r], sourceFace.descriptors[r]) < faceDistance(swapped.descriptors[r], personSeen.descriptors[r])) result.identity[r]++;
+      passes = { faceres: false, 'faceres-deep': false };
+      for (const r of RECOGNISERS) passes[r] = faceDistance(swapped.descriptors[r], sourceFace.descriptors[r]) < faceDistance(swapped.descriptors[r], personSeen.descriptors[r]);
+      for (const r of RECOGNISERS) if (passes[r]) result.identity[r]++;
     }
+    result.frames.push({ index: i, before: await faceTile(frames[i]!, box, STRIP_TILE), after: await faceTile(output[i]!, box, STRIP_TILE), passes });
     const now = { before: faceCentreLab(frames[i]!, box), after: faceCentreLab(output[i]!, box) };
     if (previous) {
       result.flicker.original += deltaE(previous.before, now.before);

@@ -116,6 +116,12 @@ of the face centre's colour, swapped vs original.
 | --- | ---: | ---: | ---: | ---: | ---: |
 ${motion.map((m) => `| ${m.clip.name} | ${m.inView} | ${m.notSwapped} | ${pct(m.identity.faceres, m.inView)} | ${pct(m.identity['faceres-deep'], m.inView)} | ${f1(m.flicker.swapped)} / ${f1(m.flicker.original)} |`).join('\n')}
 
+![Motion strip: the person before and after the swap on in-view frames of each clip](images/quality-motion.jpg)
+
+*Per clip, up to ten of its in-view frames from first to last: the person's face before (top) and
+after the swap (bottom), with the frame's number and the recognisers that find the source in it
+(R: faceres, D: faceres-deep, a dash where one does not).*
+
 ## Goals
 
 | goal | measured | |

@@ -96,14 +96,14 @@ export async function swapAndMeasure(target: DemoFace, source: DemoFace, topolog
 /** Side of a contact sheet tile, px. */
 export const TILE = 150;
 
-/** The square around a face (its box grown by a fifth), as a `TILE` px JPEG. */
-export function faceTile(image: RgbImage, box: Box): Promise<Buffer> {
+/** The square around a face (its box grown by a fifth), as a `size` px JPEG. */
+export function faceTile(image: RgbImage, box: Box, size = TILE): Promise<Buffer> {
   const side = Math.round(1.4 * Math.max(box.width, box.height));
   const left = Math.max(0, Math.min(image.width - side, Math.round(box.x + box.width / 2 - side / 2)));
   const top = Math.max(0, Math.min(image.height - side, Math.round(box.y + box.height / 2 - side / 2)));
   return sharp(image.rgb, { raw: { width: image.width, height: image.height, channels: 3 } })
     .extract({ left, top, width: Math.min(side, image.width), height: Math.min(side, image.height) })
-    .resize(TILE, TILE)
+    .resize(size, size)
     .jpeg({ quality: 85 })
     .toBuffer();
 }
