@@ -3,22 +3,14 @@
  * each output pixel is the weighted mean of the masked pixels around it, so pixels left out of the
  * mask (eyes, lips, hair) neither darken nor tint it, and pixels outside the mask get the mean of
  * their masked neighbourhood. Three passes of a separable box blur of `radius` approximate a
- * Gaussian of sigma ~ `radius` (on a coarser grid for a wide radius, see `lowPassInPlace`). Returns
+ * Gaussian of sigma ~ `radius` (on a coarser grid for a wide radius, see `coarseLowPass`). Returns
  * the blurred channels and the blurred mask (the share of masked pixels nearby, 0 where there were
  * none), for the pixels listed in `at` in that order (n-th listed pixel at n), or for every pixel
  * when `at` is not given: a swap reads them only on the pixels the new face covers, and on a wide
  * radius the values elsewhere are never worked out.
  */
 export function maskedBlur(values: Float32Array, mask: Uint8Array, width: number, height: number, radius: number, at?: Int32Array): { mean: Float32Array; weight: Float32Array } {
-  const stack = new Float32Array(width * height * 4);
-  for (let p = 0; p < mask.length; p++) {
-    if (!mask[p]) continue;
-    stack[p * 4] = values[p * 3]!;
-    stack[p * 4 + 1] = values[p * 3 + 1]!;
-    stack[p * 4 + 2] = values[p * 3 + 2]!;
-    stack[p * 4 + 3] = 1;
-  }
-  const low = lowPass(stack, 4, width, height, radius, at);
+  const low = radius < COARSE_FROM_RADIUS ? fineLowPass(values, mask, width, height, radius, at) : coarseLowPass(values, mask, width, height, radius, at);
   const count = low.length / 4;
   const mean = new Float32Array(count * 3);
   const weight = new Float32Array(count);
@@ -53,25 +45,35 @@ export function blurMap(map: Float32Array, width: number, height: number, radius
 /** From this box radius on, a low-pass is taken on a grid of cells a quarter of the radius across. */
 const COARSE_FROM_RADIUS = 12;
 
-/**
- * `gaussianInPlace` of `stack`, returned for the pixels of `at` (every pixel when not given; then
- * `stack` itself, blurred in place). For a wide radius it is taken on a coarser grid: the image is
- * averaged into cells a quarter of the radius across, blurred there, and interpolated back at the
- * pixels asked for. A low-pass that wide has nothing finer than a cell to lose, and the shading
- * low-pass (a fifth of the face) was most of the colour step's time at full resolution.
- */
-function lowPass(stack: Float32Array, channels: number, width: number, height: number, radius: number, at?: Int32Array): Float32Array {
-  if (radius < COARSE_FROM_RADIUS) {
-    gaussianInPlace(stack, channels, width, height, radius);
-    if (!at) return stack;
-    const out = new Float32Array(at.length * channels);
-    for (let n = 0; n < at.length; n++) for (let k = 0; k < channels; k++) out[n * channels + k] = stack[at[n]! * channels + k]!;
-    return out;
+/** The masked values and the mask as four interleaved channels (0 off the mask), low-passed at full resolution; for the pixels of `at`, or all. */
+function fineLowPass(values: Float32Array, mask: Uint8Array, width: number, height: number, radius: number, at?: Int32Array): Float32Array {
+  const stack = new Float32Array(width * height * 4);
+  for (let p = 0; p < mask.length; p++) {
+    if (!mask[p]) continue;
+    stack[p * 4] = values[p * 3]!;
+    stack[p * 4 + 1] = values[p * 3 + 1]!;
+    stack[p * 4 + 2] = values[p * 3 + 2]!;
+    stack[p * 4 + 3] = 1;
   }
+  gaussianInPlace(stack, 4, width, height, radius);
+  if (!at) return stack;
+  const out = new Float32Array(at.length * 4);
+  for (let n = 0; n < at.length; n++) for (let k = 0; k < 4; k++) out[n * 4 + k] = stack[at[n]! * 4 + k]!;
+  return out;
+}
+
+/**
+ * `fineLowPass` for a wide radius, on a coarser grid: the masked values and the mask are averaged
+ * into cells a quarter of the radius across (only the mask's pixels are read: the others add
+ * nothing), blurred there, and interpolated back at the pixels asked for. A low-pass that wide has
+ * nothing finer than a cell to lose, and the shading low-pass (a fifth of the face) was most of the
+ * colour step's time at full resolution.
+ */
+function coarseLowPass(values: Float32Array, mask: Uint8Array, width: number, height: number, radius: number, at?: Int32Array): Float32Array {
   const factor = Math.floor(radius / 4);
   const cw = Math.ceil(width / factor);
   const ch = Math.ceil(height / factor);
-  const cells = new Float32Array(cw * ch * channels);
+  const cells = new Float32Array(cw * ch * 4);
   const counts = new Float32Array(cw * ch);
   // Per column, its cell and where it falls between cell centres: computed once, not per pixel.
   const cellOfColumn = Int32Array.from({ length: width }, (_, x) => Math.floor(x / factor));
@@ -80,12 +82,16 @@ function lowPass(stack: Float32Array, channels: number, width: number, height: n
     for (let x = 0; x < width; x++) {
       const cell = row + cellOfColumn[x]!;
       counts[cell]!++;
-      const from = (y * width + x) * channels;
-      for (let k = 0; k < channels; k++) cells[cell * channels + k]! += stack[from + k]!;
+      const p = y * width + x;
+      if (!mask[p]) continue;
+      cells[cell * 4]! += values[p * 3]!;
+      cells[cell * 4 + 1]! += values[p * 3 + 1]!;
+      cells[cell * 4 + 2]! += values[p * 3 + 2]!;
+      cells[cell * 4 + 3]! += 1;
     }
   }
-  for (let cell = 0; cell < counts.length; cell++) for (let k = 0; k < channels; k++) cells[cell * channels + k]! /= counts[cell]!;
-  gaussianInPlace(cells, channels, cw, ch, Math.round(radius / factor));
+  for (let cell = 0; cell < counts.length; cell++) for (let k = 0; k < 4; k++) cells[cell * 4 + k]! /= counts[cell]!;
+  gaussianInPlace(cells, 4, cw, ch, Math.round(radius / factor));
   // Bilinear interpolation from the cells' centres.
   const [left, right, across] = [new Int32Array(width), new Int32Array(width), new Float64Array(width)];
   for (let x = 0; x < width; x++) {
@@ -94,8 +100,8 @@ function lowPass(stack: Float32Array, channels: number, width: number, height: n
     right[x] = Math.min(left[x]! + 1, cw - 1);
     across[x] = cx - left[x]!;
   }
-  const out = at ? new Float32Array(at.length * channels) : stack;
   const count = at ? at.length : width * height;
+  const out = new Float32Array(count * 4);
   for (let n = 0; n < count; n++) {
     const p = at ? at[n]! : n;
     const x = p % width, y = (p - x) / width;
@@ -104,12 +110,12 @@ function lowPass(stack: Float32Array, channels: number, width: number, height: n
     const y1 = Math.min(y0 + 1, ch - 1);
     const fy = cy - y0;
     const fx = across[x]!;
-    const a = (y0 * cw + left[x]!) * channels, b = (y0 * cw + right[x]!) * channels;
-    const c = (y1 * cw + left[x]!) * channels, d = (y1 * cw + right[x]!) * channels;
-    for (let k = 0; k < channels; k++) {
+    const a = (y0 * cw + left[x]!) * 4, b = (y0 * cw + right[x]!) * 4;
+    const c = (y1 * cw + left[x]!) * 4, d = (y1 * cw + right[x]!) * 4;
+    for (let k = 0; k < 4; k++) {
       const top = cells[a + k]! + fx * (cells[b + k]! - cells[a + k]!);
       const bottom = cells[c + k]! + fx * (cells[d + k]! - cells[c + k]!);
-      out[n * channels + k] = top + fy * (bottom - top);
+      out[n * 4 + k] = top + fy * (bottom - top);
     }
   }
   return out;
