@@ -1,5 +1,6 @@
 import type { Box } from '../faces/face-order';
 import type { FaceTexture } from './prepared-source';
+import { maskedBlur } from './masked-blur';
 import { barycentricWeights, totalSignedArea, triangleMap } from './rasterise-mesh';
 
 /** The source face drawn over the target face's box, before any colour work. */
@@ -40,12 +41,12 @@ export interface WarpSources {
  *   as the secondary's is skin and sharp there. The secondary often shows the far side squeezed
  *   near the outline: where hair covers one cheek of photo 6's face 1, her other cheek, mirrored
  *   and stretched, left stripes across photo 3's face 1.
+ * What the secondary draws is first brought to the primary's light (`mixMatched`).
  */
 export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Box, triangles: Uint16Array): WarpedFace {
   const { width, height } = box;
   const { primary, secondary } = sources;
   const rgb = new Float32Array(width * height * 3);
-  const other = new Float32Array(3);
   const covered = new Uint8Array(width * height);
   const confidence = new Float32Array(width * height);
   const mesh = toBox(targetMesh, box);
@@ -55,6 +56,11 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
   const otherSharpness = triangleSharpness(secondary.mesh, mesh, triangles);
   const weights = barycentricWeights(mesh, triangles);
   const map = triangleMap(mesh, triangles, width, height, weights);
+  // The secondary's pixels and how far each takes over, kept to match its light to the primary's below.
+  const otherRgb = new Float32Array(width * height * 3);
+  const mixes = new Float32Array(width * height);
+  const both = new Uint8Array(width * height);
+  const mixed: number[] = [];
   for (let pixel = 0; pixel < map.length; pixel++) {
     const triangle = map[pixel]!;
     if (triangle < 0) continue;
@@ -67,24 +73,66 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
     const own = sampleAt(primary, a, b, c, u, v, rgb, pixel * 3);
     const sharp = bySharpness[triangle]!;
     const otherSharp = otherSharpness[triangle]!;
+    const skin = sampleAt(secondary, a, b, c, u, v, otherRgb, pixel * 3);
+    if (own >= SURE_SKIN && skin >= SURE_SKIN) both[pixel] = 1;
     // How far the secondary takes the pixel over, and how far what it shows there is skin.
     let mix = 0;
     let seen = 0;
     if (otherSharp > sharp) {
-      seen = sampleAt(secondary, a, b, c, u, v, other, 0);
+      seen = skin;
       mix = (seen * (otherSharp - sharp)) / (1 - sharp);
     } else if (own < 1) {
-      seen = sampleAt(secondary, a, b, c, u, v, other, 0) * otherSharp;
-      mix = (1 - own) * seen;
+      seen = skin * otherSharp;
+      mix = Math.min(1, HAIR_TAKEOVER * (1 - own)) * seen;
     }
-    if (mix > 0) for (let k = 0; k < 3; k++) rgb[pixel * 3 + k]! += mix * (other[k]! - rgb[pixel * 3 + k]!);
+    if (mix > 0) {
+      mixes[pixel] = mix;
+      mixed.push(pixel);
+    }
     confidence[pixel] = (1 - mix) * own + mix * seen;
     covered[pixel] = 1;
     sharpness[pixel] = otherSharp > sharp ? sharp + mix * (otherSharp - sharp) : sharp;
     if (sharpness[pixel]! < 1) anyStretched = true;
   }
+  if (mixed.length > 0) mixMatched(rgb, otherRgb, mixes, both, Int32Array.from(mixed), width, height);
   return { rgb, covered, confidence, mesh, map, sharpness: anyStretched ? sharpness : null };
 }
+
+/**
+ * How steeply the secondary takes over from a primary pixel that is partly not skin: fully from half
+ * skin down. Taking over in proportion to what was not skin left half of a hair strand's edge,
+ * drawn as thin dark lines around the patch the other view filled in (source 6-0's temples).
+ */
+const HAIR_TAKEOVER = 2;
+/** Likeness from which a pixel of either view counts as surely skin, for matching their light. */
+const SURE_SKIN = 0.9;
+/** Radius over which the two views' difference in light is averaged, as a share of the box's short side. */
+const LIGHT_MATCH_RADIUS = 0.08;
+
+/**
+ * Mixes the secondary view into `rgb` (the primary) on the `mixed` pixels by `mixes`, its light first
+ * brought to the primary's: the secondary shows the other half of the face, lit otherwise (a lit
+ * temple standing in for one in shadow came through as a pale patch, edged by what was left of the
+ * hair it replaced). The difference is the two views' low-passed difference where both show skin,
+ * spread over what is not (`maskedBlur`), and fades where no such skin is near.
+ */
+function mixMatched(rgb: Float32Array, otherRgb: Float32Array, mixes: Float32Array, both: Uint8Array, mixed: Int32Array, width: number, height: number): void {
+  const difference = new Float32Array(rgb.length);
+  for (let p = 0; p < both.length; p++) {
+    if (!both[p]) continue;
+    for (let k = 0; k < 3; k++) difference[p * 3 + k] = rgb[p * 3 + k]! - otherRgb[p * 3 + k]!;
+  }
+  const light = maskedBlur(difference, both, width, height, Math.max(2, Math.round(LIGHT_MATCH_RADIUS * Math.min(width, height))), mixed);
+  for (let n = 0; n < mixed.length; n++) {
+    const p = mixed[n]!;
+    const mix = mixes[p]!;
+    const trust = Math.min(1, light.weight[n]! / FULL_MATCH_WEIGHT);
+    for (let k = 0; k < 3; k++) rgb[p * 3 + k]! += mix * (otherRgb[p * 3 + k]! + trust * light.mean[n * 3 + k]! - rgb[p * 3 + k]!);
+  }
+}
+
+/** Share of surely-skin pixels around a pixel from which the light difference there is fully trusted. */
+const FULL_MATCH_WEIGHT = 0.15;
 
 /**
  * A source triangle magnified by more than this in its most stretched direction, beyond the face's

@@ -64,17 +64,38 @@ describe('warping the source onto the target', () => {
   });
 
   it('draws a triangle the primary view shows as a sliver from the other view where that one shows it whole', () => {
-    // Both views are skin; the primary shows the middle square as a 2 px sliver, the other view shows it whole.
+    // Both views are skin; the primary shows the middle square as a 2 px sliver, the other view
+    // shows it whole, with a dark line down its middle that the sliver does not show.
     const target = strip([20, 20, 20, 20, 20], 20);
     const squeezed = strip([20, 20, 2, 20, 20], 20);
     const even = strip([20, 20, 20, 20, 20], 20);
     const box = { x: 0, y: 0, width: 101, height: 21 };
-    const warped = warpFace({ primary: texture(squeezed.mesh, 83, 21, 40), secondary: texture(even.mesh, 101, 21, 200) }, target.mesh, box, target.triangles);
+    const other = texture(even.mesh, 101, 21);
+    for (let y = 0; y < 21; y++) other.rgb.fill(60, (y * 101 + 50) * 3, (y * 101 + 51) * 3);
+    const warped = warpFace({ primary: texture(squeezed.mesh, 83, 21), secondary: other }, target.mesh, box, target.triangles);
 
     const at = (x: number, y: number) => y * box.width + x;
-    expect(warped.rgb[at(50, 10) * 3]).toBeCloseTo(200);
+    expect(warped.rgb[at(50, 10) * 3]).toBeLessThan(75);
     expect(warped.sharpness?.[at(50, 10)] ?? 1).toBe(1);
-    expect(warped.rgb[at(10, 10) * 3]).toBeCloseTo(40);
+    expect(warped.rgb[at(10, 10) * 3]).toBeCloseTo(128);
+  });
+
+  it("brings what the other view draws in for hair to the primary's light", () => {
+    // The same face in both views, lit brighter in the other one (170 against 120); a strand of
+    // hair 6 px wide runs down the primary's middle square.
+    const target = strip([20, 20, 20, 20, 20], 60);
+    const even = strip([20, 20, 20, 20, 20], 60);
+    const box = { x: 0, y: 0, width: 101, height: 61 };
+    const primary = texture(even.mesh, 101, 61, 120);
+    for (let y = 0; y < 61; y++) {
+      primary.rgb.fill(30, (y * 101 + 47) * 3, (y * 101 + 53) * 3);
+      primary.likeness.fill(0, y * 101 + 47, y * 101 + 53);
+    }
+    const warped = warpFace({ primary, secondary: texture(even.mesh, 101, 61, 170) }, target.mesh, box, target.triangles);
+
+    const at = (x: number, y: number) => y * box.width + x;
+    expect(warped.confidence[at(50, 30)]).toBe(1);
+    expect(Math.abs(warped.rgb[at(50, 30) * 3]! - 120)).toBeLessThan(3);
+    expect(warped.rgb[at(10, 30) * 3]).toBeCloseTo(120);
   });
 });
-
