@@ -108,6 +108,8 @@ const HAIR_TAKEOVER = 2;
 const SURE_SKIN = 0.9;
 /** Radius over which the two views' difference in light is averaged, as a share of the box's short side. */
 const LIGHT_MATCH_RADIUS = 0.08;
+/** Share of surely-skin pixels around a pixel from which the light difference there is fully trusted. */
+const FULL_MATCH_WEIGHT = 0.15;
 
 /**
  * Mixes the secondary view into `rgb` (the primary) on the `mixed` pixels by `mixes`, its light first
@@ -130,9 +132,6 @@ function mixMatched(rgb: Float32Array, otherRgb: Float32Array, mixes: Float32Arr
     for (let k = 0; k < 3; k++) rgb[p * 3 + k]! += mix * (otherRgb[p * 3 + k]! + trust * light.mean[n * 3 + k]! - rgb[p * 3 + k]!);
   }
 }
-
-/** Share of surely-skin pixels around a pixel from which the light difference there is fully trusted. */
-const FULL_MATCH_WEIGHT = 0.15;
 
 /**
  * A source triangle magnified by more than this in its most stretched direction, beyond the face's
