@@ -20,7 +20,9 @@ export const FRAME_PADDING = 0.25;
  * lose people identified by descriptor.
  */
 export async function detectFollowing(image: RgbImage, followed: readonly (Face | null)[], descriptors: boolean): Promise<Face[]> {
-  const faces = await detectFaces(image, { descriptors });
+  // Only the followed people's faces are swapped: only theirs are looked at again near the edge.
+  const refine = (face: Face) => followed.some((last) => last !== null && isNear(last, face));
+  const faces = await detectFaces(image, { descriptors, refine });
   const lost = followed.some((last) => last !== null && !faces.some((face) => isNear(last, face)));
   if (!lost) return faces;
   const padded = await detectFaces(image, { descriptors, padding: FRAME_PADDING });

@@ -113,8 +113,12 @@ async function facesBetween(from: SeenOn, to: SeenOn, frames: RgbImage[]): Promi
   return faces;
 }
 
-/** How far (share of its size) a face's mesh may reach past the frame's edge and not count as cut by it. */
-const CUT_TOLERANCE = 0.03;
+/**
+ * How far (share of its size) a face's mesh may reach past the frame's edge and not count as cut
+ * by it: a forehead or chin just past the edge is still detected well, and tracking it would keep
+ * its shape while the head turns.
+ */
+const CUT_TOLERANCE = 0.15;
 
 /**
  * A person's face on `image`, given the face detected there (or null) and their face on the

@@ -35,6 +35,11 @@ export interface DetectOptions {
    * of faces near the edge).
    */
   padding?: number;
+  /**
+   * Which faces near the image's edge are looked at again for a truer mesh (see `EDGE_REACH`);
+   * every one when not given. Following people through a video, only theirs are.
+   */
+  refine?: (face: Face) => boolean;
 }
 
 /**
@@ -98,9 +103,10 @@ export function detectFaces(image: RgbImage, options: DetectOptions = {}): Promi
     try {
       const padding = options.padding ?? 0;
       let faces = await look(padding, options.descriptors === true);
-      if (padding < EDGE_PADDING && faces.some((face) => nearEdge(face.mesh, image))) {
+      const again = (face: Face) => nearEdge(face.mesh, image) && (options.refine?.(face) ?? true);
+      if (padding < EDGE_PADDING && faces.some(again)) {
         const mirrored = await look(EDGE_PADDING, false);
-        faces = faces.map((face) => (nearEdge(face.mesh, image) ? withMeshOf(face, mirrored, image) : face));
+        faces = faces.map((face) => (again(face) ? withMeshOf(face, mirrored, image) : face));
       }
       return faces.sort((a, b) => compareFaceBoxes(a.box, b.box)).map((face, index) => ({ ...face, index }));
     } finally {
@@ -131,7 +137,8 @@ export function meshExtent(mesh: Float32Array): { minX: number; maxX: number; mi
   return { minX, maxX, minY, maxY };
 }
 
-function nearEdge(mesh: Float32Array, image: RgbImage): boolean {
+/** Whether a face (its mesh) lies near enough the image's edge to be looked at again (see `EDGE_REACH`). */
+export function nearEdge(mesh: Float32Array, image: { width: number; height: number }): boolean {
   const { minX, maxX, minY, maxY } = meshExtent(mesh);
   const half = (EDGE_REACH * Math.max(maxX - minX, maxY - minY)) / 2;
   const [x, y] = [(minX + maxX) / 2, (minY + maxY) / 2];
