@@ -138,7 +138,7 @@ export function meshExtent(mesh: Float32Array): { minX: number; maxX: number; mi
 }
 
 /** Whether a face (its mesh) lies near enough the image's edge to be looked at again (see `EDGE_REACH`). */
-export function nearEdge(mesh: Float32Array, image: { width: number; height: number }): boolean {
+function nearEdge(mesh: Float32Array, image: RgbImage): boolean {
   const { minX, maxX, minY, maxY } = meshExtent(mesh);
   const half = (EDGE_REACH * Math.max(maxX - minX, maxY - minY)) / 2;
   const [x, y] = [(minX + maxX) / 2, (minY + maxY) / 2];
