@@ -41,7 +41,23 @@ function fromLinear(c: number): number {
   return FROM_LINEAR[i]! + (x - i) * (FROM_LINEAR[i + 1]! - FROM_LINEAR[i]!);
 }
 
-const f = (t: number) => (t > EPSILON ? Math.cbrt(t) : (KAPPA * t + 16) / 116);
+/**
+ * The cube root over 0..`CBRT_TOP` from a table and one Halley step (cubic convergence: within
+ * 1e-13 of `Math.cbrt`, which took a quarter of a video frame's colour step at three calls per pixel).
+ */
+const CBRT_STEPS = 4096;
+const CBRT_TOP = 1.25;
+const CBRT = Float64Array.from({ length: CBRT_STEPS + 2 }, (_, i) => Math.cbrt((i * CBRT_TOP) / CBRT_STEPS));
+function cubeRoot(t: number): number {
+  if (t > CBRT_TOP) return Math.cbrt(t);
+  const x = t * (CBRT_STEPS / CBRT_TOP);
+  const i = x | 0;
+  const y = CBRT[i]! + (x - i) * (CBRT[i + 1]! - CBRT[i]!);
+  const y3 = y * y * y;
+  return (y * (y3 + 2 * t)) / (2 * y3 + t);
+}
+
+const f = (t: number) => (t > EPSILON ? cubeRoot(t) : (KAPPA * t + 16) / 116);
 const fInverse = (t: number) => (t * t * t > EPSILON ? t * t * t : (116 * t - 16) / KAPPA);
 
 /** A copy of an RGB buffer with every pixel converted to Lab. */

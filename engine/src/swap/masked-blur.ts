@@ -74,23 +74,30 @@ function coarseLowPass(values: Float32Array, mask: Uint8Array, width: number, he
   const cw = Math.ceil(width / factor);
   const ch = Math.ceil(height / factor);
   const cells = new Float32Array(cw * ch * 4);
-  const counts = new Float32Array(cw * ch);
-  // Per column, its cell and where it falls between cell centres: computed once, not per pixel.
-  const cellOfColumn = Int32Array.from({ length: width }, (_, x) => Math.floor(x / factor));
+  // Each row of a cell is summed in locals, rounded as a float32 sum in the cell itself would be.
   for (let y = 0; y < height; y++) {
     const row = Math.floor(y / factor) * cw;
-    for (let x = 0; x < width; x++) {
-      const cell = row + cellOfColumn[x]!;
-      counts[cell]!++;
-      const p = y * width + x;
-      if (!mask[p]) continue;
-      cells[cell * 4]! += values[p * 3]!;
-      cells[cell * 4 + 1]! += values[p * 3 + 1]!;
-      cells[cell * 4 + 2]! += values[p * 3 + 2]!;
-      cells[cell * 4 + 3]! += 1;
+    for (let x0 = 0; x0 < width; x0 += factor) {
+      const cell = (row + x0 / factor) * 4;
+      let [r, g, b, n] = [cells[cell]!, cells[cell + 1]!, cells[cell + 2]!, cells[cell + 3]!];
+      for (let p = y * width + x0, end = y * width + Math.min(x0 + factor, width); p < end; p++) {
+        if (!mask[p]) continue;
+        r = Math.fround(r + values[p * 3]!);
+        g = Math.fround(g + values[p * 3 + 1]!);
+        b = Math.fround(b + values[p * 3 + 2]!);
+        n += 1;
+      }
+      [cells[cell], cells[cell + 1], cells[cell + 2], cells[cell + 3]] = [r, g, b, n];
     }
   }
-  for (let cell = 0; cell < counts.length; cell++) for (let k = 0; k < 4; k++) cells[cell * 4 + k]! /= counts[cell]!;
+  // Every pixel of a cell counts, in the mask or not: a cell is as many rows tall and columns wide as lie in the box.
+  for (let cy = 0; cy < ch; cy++) {
+    const rows = Math.min(factor, height - cy * factor);
+    for (let cx = 0; cx < cw; cx++) {
+      const count = rows * Math.min(factor, width - cx * factor);
+      for (let k = 0; k < 4; k++) cells[(cy * cw + cx) * 4 + k]! /= count;
+    }
+  }
   gaussianInPlace(cells, 4, cw, ch, Math.round(radius / factor));
   // Bilinear interpolation from the cells' centres.
   const [left, right, across] = [new Int32Array(width), new Int32Array(width), new Float64Array(width)];
