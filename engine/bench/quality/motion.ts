@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { decodeGif, encodeGif, readGifHeader } from '../../src/animation/gif-frames';
 import { swapGif } from '../../src/animation/swap-gif';
 import type { RgbImage } from '../../src/faces/decode-image';
 import { detectFaces, type Face } from '../../src/faces/detect-faces';
@@ -13,6 +14,7 @@ import type { Recogniser } from '../../src/faces/human';
 import { readFrames } from '../../src/video/read-frames';
 import { probeVideo } from '../../src/video/probe-video';
 import { swapVideo } from '../../src/video/swap-video';
+import { openEncoder } from '../../src/video/write-frames';
 import { deltaE, faceCentreLab } from '../../test/quality/tone';
 import { RECOGNISERS, demoImage, seeFaceAt, type SeenFace } from './faces';
 import { faceTile } from './stills';
@@ -38,7 +40,7 @@ export interface MotionResult {
   notSwapped: number;
   /** ... of which each recogniser finds the face closer to the source than to the person. */
   identity: Record<Recogniser, number>;
-  /** Mean frame-to-frame ΔE of the face centre's colour, swapped and original. */
+  /** Mean frame-to-frame ΔE of the face centre's colour, swapped and original (through the same decoding and encoding, unswapped). */
   flicker: { swapped: number; original: number };
   /** Every in-view frame, for the report's strip. */
   frames: SeenFrame[];
@@ -94,29 +96,46 @@ async function clipFrames(clip: Clip): Promise<RgbImage[]> {
   return frames;
 }
 
-/** Swaps the clip as the engine's GIF or video swap would, and returns the output's frames. */
-async function swapClip(clip: Clip, frames: RgbImage[], source: Buffer): Promise<RgbImage[]> {
+/**
+ * Swaps the clip as the engine's GIF or video swap would, and returns the output's frames, and the
+ * clip's frames passed through the same decoding and encoding without a swap (what the output's
+ * flicker is compared with: an MP4 is encoded twice on its way out, a GIF's palette dithers anew).
+ */
+async function swapClip(clip: Clip, frames: RgbImage[], source: Buffer): Promise<{ swapped: RgbImage[]; passed: RgbImage[] }> {
   const all = Buffer.concat(frames.map((frame) => frame.rgb));
   if (clip.kind === 'gif') {
     const gif = await sharp(all, { raw: { width: clip.width, height: clip.height * clip.frames, channels: 3, pageHeight: clip.height } }).gif({ delay: frames.map(() => 80) }).toBuffer();
     const { image } = await swapGif({ target: gif, source });
-    const { data } = await sharp(image, { animated: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const size = clip.width * clip.height * 3;
-    return frames.map((_, i) => ({ rgb: data.subarray(i * size, (i + 1) * size), width: clip.width, height: clip.height }));
+    const passed = await encodeGif(await decodeGif(gif, await readGifHeader(gif)));
+    return { swapped: await gifFrames(clip, image), passed: await gifFrames(clip, passed) };
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), 'doppel-quality-'));
   try {
-    const [input, output] = [path.join(dir, 'in.mp4'), path.join(dir, 'out.mp4')];
+    const [input, output, passed] = [path.join(dir, 'in.mp4'), path.join(dir, 'out.mp4'), path.join(dir, 'passed.mp4')];
     const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${clip.width}x${clip.height}`, '-framerate', '25', '-i', 'pipe:0', '-c:v', 'libx264', '-crf', '18', '-pix_fmt', 'yuv420p', '-y', input], { stdio: ['pipe', 'ignore', 'inherit'] });
     ffmpeg.stdin.end(all);
     await once(ffmpeg, 'close');
     await swapVideo({ input, output, source, keepAudio: false });
-    const out: RgbImage[] = [];
-    for await (const frame of readFrames(output, await probeVideo(output))) out.push({ ...frame, rgb: Uint8Array.from(frame.rgb) });
-    return out;
+    const video = await probeVideo(input);
+    const encoder = openEncoder({ output: passed, width: video.width, height: video.height, frameRate: video.frameRate });
+    for await (const frame of readFrames(input, video)) await encoder.write(frame.rgb);
+    await encoder.finish();
+    return { swapped: await videoFrames(output), passed: await videoFrames(passed) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+async function gifFrames(clip: Clip, gif: Buffer): Promise<RgbImage[]> {
+  const { data } = await sharp(gif, { animated: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const size = clip.width * clip.height * 3;
+  return Array.from({ length: clip.frames }, (_, i) => ({ rgb: data.subarray(i * size, (i + 1) * size), width: clip.width, height: clip.height }));
+}
+
+async function videoFrames(file: string): Promise<RgbImage[]> {
+  const out: RgbImage[] = [];
+  for await (const frame of readFrames(file, await probeVideo(file))) out.push({ ...frame, rgb: Uint8Array.from(frame.rgb) });
+  return out;
 }
 
 const sumAbsDiff = (a: RgbImage, b: RgbImage, box: Box) => {
@@ -152,7 +171,7 @@ export async function measureClip(clip: Clip, source: Buffer, sourceFace: SeenFa
   const centre = { x: w0.x + (chosenOnFirst.box.x + chosenOnFirst.box.width / 2) * scale0, y: w0.y + (chosenOnFirst.box.y + chosenOnFirst.box.height / 2) * scale0 };
   const person = photoFaces.reduce((a, b) => (Math.hypot(b.box.x + b.box.width / 2 - centre.x, b.box.y + b.box.height / 2 - centre.y) < Math.hypot(a.box.x + a.box.width / 2 - centre.x, a.box.y + a.box.height / 2 - centre.y) ? b : a));
   const personSeen = await seeFaceAt(photo, person);
-  const output = await swapClip(clip, frames, source);
+  const { swapped: output, passed } = await swapClip(clip, frames, source);
   const result: MotionResult = { clip, inView: 0, notSwapped: 0, identity: { faceres: 0, 'faceres-deep': 0 }, flicker: { swapped: 0, original: 0 }, frames: [] };
   let previous: { before: ReturnType<typeof faceCentreLab>; after: ReturnType<typeof faceCentreLab> } | null = null;
   let steps = 0;
@@ -173,7 +192,7 @@ export async function measureClip(clip: Clip, source: Buffer, sourceFace: SeenFa
       for (const r of RECOGNISERS) if (passes[r]) result.identity[r]++;
     }
     result.frames.push({ index: i, before: await faceTile(frames[i]!, box, STRIP_TILE), after: await faceTile(output[i]!, box, STRIP_TILE), passes });
-    const now = { before: faceCentreLab(frames[i]!, box), after: faceCentreLab(output[i]!, box) };
+    const now = { before: faceCentreLab(passed[i]!, box), after: faceCentreLab(output[i]!, box) };
     if (previous) {
       result.flicker.original += deltaE(previous.before, now.before);
       result.flicker.swapped += deltaE(previous.after, now.after);

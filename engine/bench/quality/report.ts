@@ -110,7 +110,9 @@ defaults (the largest face of the first frame is the person swapped). "In view":
 of that person's face is inside the frame (faces cut by the edge included). Identity: the swapped
 face, found near where the person is, is closer to the source than to the person's own face, by
 each recogniser; a face the detector does not find there fails. Flicker: mean frame-to-frame ΔE
-of the face centre's colour, swapped vs original.
+of the face centre's colour, swapped vs original, the original passed through the same decoding
+and encoding without a swap (an MP4 is encoded twice on its way out, which alone nearly doubles
+the zoom's flicker; a GIF's palette is dithered anew). The camera's own move is part of both.
 
 | clip | frames in view | in view, not swapped | identity faceres | identity faceres-deep | flicker ΔE swapped / original |
 | --- | ---: | ---: | ---: | ---: | ---: |
