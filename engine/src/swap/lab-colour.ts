@@ -43,7 +43,7 @@ function fromLinear(c: number): number {
 
 /**
  * The cube root over 0..`CBRT_TOP` from a table and one Halley step (cubic convergence: within
- * 1e-13 of `Math.cbrt`, which took a quarter of a video frame's colour step at three calls per pixel).
+ * 1e-13 of `Math.cbrt`, which took about a fifth of a video frame's colour step at three calls per pixel).
  */
 const CBRT_STEPS = 4096;
 const CBRT_TOP = 1.25;
