@@ -139,27 +139,29 @@ export function meshExtent(mesh: Float32Array): { minX: number; maxX: number; mi
 
 /** Whether a face (its mesh) lies near enough the image's edge to be looked at again (see `EDGE_REACH`). */
 function nearEdge(mesh: Float32Array, image: RgbImage): boolean {
-  const { minX, maxX, minY, maxY } = meshExtent(mesh);
-  const half = (EDGE_REACH * Math.max(maxX - minX, maxY - minY)) / 2;
-  const [x, y] = [(minX + maxX) / 2, (minY + maxY) / 2];
+  const { x, y, width, height } = meshFrame(mesh);
+  const half = (EDGE_REACH * Math.max(width, height)) / 2;
   return x - half < 0 || y - half < 0 || x + half > image.width || y + half > image.height;
+}
+
+/** The middle and size of a mesh's extent. */
+function meshFrame(mesh: Float32Array): { x: number; y: number; width: number; height: number } {
+  const { minX, maxX, minY, maxY } = meshExtent(mesh);
+  return { x: (minX + maxX) / 2, y: (minY + maxY) / 2, width: maxX - minX, height: maxY - minY };
 }
 
 /**
  * `face` with the mesh (and box) of the same face found on the mirrored look: the one whose mesh's
- * middle is nearest, within half the face's size (a mesh pulled off a face cut by the edge lies that far from the true one). Its own descriptor stays: descriptors
- * are compared with ones taken on plain images.
+ * middle is nearest, within half the face's size (a mesh pulled off a face cut by the edge lies
+ * that far from the true one). Its own descriptor stays: descriptors are compared with ones taken
+ * on plain images.
  */
 function withMeshOf(face: Face, mirrored: Face[], image: RgbImage): Face {
-  const middle = (mesh: Float32Array) => {
-    const { minX, maxX, minY, maxY } = meshExtent(mesh);
-    return { x: (minX + maxX) / 2, y: (minY + maxY) / 2, size: Math.max(maxX - minX, maxY - minY) };
-  };
-  const own = middle(face.mesh);
+  const own = meshFrame(face.mesh);
   let best: Face | null = null;
-  let bestGap = own.size / 2;
+  let bestGap = Math.max(own.width, own.height) / 2;
   for (const other of mirrored) {
-    const at = middle(other.mesh);
+    const at = meshFrame(other.mesh);
     const gap = Math.hypot(at.x - own.x, at.y - own.y);
     if (gap < bestGap) [best, bestGap] = [other, gap];
   }
@@ -168,9 +170,8 @@ function withMeshOf(face: Face, mirrored: Face[], image: RgbImage): Face {
 
 /** Whether the middle of the mesh's extent lies inside the image, or within a quarter of that extent of it. */
 function centreInside(mesh: Float32Array, image: RgbImage): boolean {
-  const { minX, maxX, minY, maxY } = meshExtent(mesh);
-  const [x, y] = [(minX + maxX) / 2, (minY + maxY) / 2];
-  const [mx, my] = [(maxX - minX) / 4, (maxY - minY) / 4];
+  const { x, y, width, height } = meshFrame(mesh);
+  const [mx, my] = [width / 4, height / 4];
   return x >= -mx && x < image.width + mx && y >= -my && y < image.height + my;
 }
 
