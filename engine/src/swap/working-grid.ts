@@ -1,0 +1,119 @@
+/**
+ * A large face's smooth steps (the tone transfer, the Poisson blend and the centre anchor) run on
+ * a coarser grid: every cell averages `factor` x `factor` pixels of the box, so that its short side
+ * is at most `GRID_SIZE` cells. What those steps add to the warped face is smooth (shading, a
+ * harmonic correction, one shift), so it is worked out on the grid and laid back over the
+ * full-resolution face by bilinear interpolation, and the source's detail stays as sharp as the
+ * warp drew it. On a 1280x720 video frame's 230x258 face the swap went from 37 to 27 ms (the
+ * fastest of 60 runs), with the same identity margins on the quality report's pairs.
+ */
+const GRID_SIZE = 160;
+
+export interface WorkingGrid {
+  /** Box pixels across (and down) one cell. */
+  factor: number;
+  width: number;
+  height: number;
+}
+
+/** The grid for a box: cells of one pixel (the box itself) up to `GRID_SIZE` across its short side. */
+export function workingGrid(width: number, height: number): WorkingGrid {
+  const factor = Math.max(1, Math.ceil(Math.min(width, height) / GRID_SIZE));
+  return { factor, width: Math.ceil(width / factor), height: Math.ceil(height / factor) };
+}
+
+/** Per cell, the mean of the box's pixels in it (`channels` interleaved; cells at the right and bottom edge may hold fewer pixels). */
+export function shrinkValues(values: Float32Array, channels: number, width: number, height: number, grid: WorkingGrid): Float32Array {
+  const column = cellColumns(width, grid.factor);
+  const sums = new Float32Array(grid.width * grid.height * channels);
+  const counts = new Float32Array(grid.width * grid.height);
+  for (let y = 0; y < height; y++) {
+    const row = Math.floor(y / grid.factor) * grid.width;
+    for (let x = 0, p = y * width * channels; x < width; x++) {
+      const cell = row + column[x]!;
+      counts[cell]!++;
+      for (let k = 0, c = cell * channels; k < channels; k++) sums[c + k]! += values[p++]!;
+    }
+  }
+  for (let cell = 0; cell < counts.length; cell++) {
+    for (let k = 0; k < channels; k++) sums[cell * channels + k]! /= counts[cell]!;
+  }
+  return sums;
+}
+
+/** 1 on the cells whose every pixel is set in `mask`. */
+export function shrinkMask(mask: Uint8Array, width: number, height: number, grid: WorkingGrid): Uint8Array {
+  const column = cellColumns(width, grid.factor);
+  const out = new Uint8Array(grid.width * grid.height).fill(1);
+  for (let y = 0; y < height; y++) {
+    const row = Math.floor(y / grid.factor) * grid.width;
+    for (let x = 0; x < width; x++) if (!mask[y * width + x]) out[row + column[x]!] = 0;
+  }
+  return out;
+}
+
+/**
+ * The grid's values at every box pixel, by bilinear interpolation between the cells' centres,
+ * taken from the `defined` cells only (normalised; 0 where none of the four is defined). Every
+ * cell is defined when no mask is given.
+ */
+export function enlargeValues(coarse: Float32Array, channels: number, grid: WorkingGrid, width: number, height: number, defined?: Uint8Array): Float32Array {
+  const out = new Float32Array(width * height * channels);
+  const across = between(width, grid.factor, grid.width);
+  const down = between(height, grid.factor, grid.height);
+  for (let y = 0; y < height; y++) {
+    const top = down.before[y]! * grid.width, bottom = down.after[y]! * grid.width, ty = down.share[y]!;
+    for (let x = 0; x < width; x++) {
+      const tx = across.share[x]!;
+      const a = top + across.before[x]!, b = top + across.after[x]!, c = bottom + across.before[x]!, d = bottom + across.after[x]!;
+      let wa = (1 - tx) * (1 - ty), wb = tx * (1 - ty), wc = (1 - tx) * ty, wd = tx * ty;
+      if (defined) {
+        wa *= defined[a]!;
+        wb *= defined[b]!;
+        wc *= defined[c]!;
+        wd *= defined[d]!;
+        const total = wa + wb + wc + wd;
+        if (total < 1e-6) continue;
+        wa /= total;
+        wb /= total;
+        wc /= total;
+        wd /= total;
+      }
+      const p = (y * width + x) * channels;
+      for (let k = 0; k < channels; k++) {
+        out[p + k] = wa * coarse[a * channels + k]! + wb * coarse[b * channels + k]! + wc * coarse[c * channels + k]! + wd * coarse[d * channels + k]!;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Adds to the full-resolution `face` (RGB, changed in place) what the smooth steps changed on the
+ * grid: `toned` against `drawn`, interpolated from the `covered` cells. `toned` is overwritten.
+ */
+export function layBack(face: Float32Array, onGrid: { toned: Float32Array; drawn: Float32Array; covered: Uint8Array }, grid: WorkingGrid, width: number, height: number): void {
+  const { toned, drawn } = onGrid;
+  for (let i = 0; i < toned.length; i++) toned[i]! -= drawn[i]!;
+  const change = enlargeValues(toned, 3, grid, width, height, onGrid.covered);
+  for (let i = 0; i < change.length; i++) face[i]! += change[i]!;
+}
+
+/** Per pixel across a box's side, the cell it lies in. */
+function cellColumns(size: number, factor: number): Int32Array {
+  const out = new Int32Array(size);
+  for (let x = 0; x < size; x++) out[x] = Math.floor(x / factor);
+  return out;
+}
+
+/** Per pixel along a box's side, the two cells whose centres it lies between and its share of the way from the first to the second. */
+function between(size: number, factor: number, cells: number): { before: Int32Array; after: Int32Array; share: Float32Array } {
+  const before = new Int32Array(size), after = new Int32Array(size), share = new Float32Array(size);
+  for (let x = 0; x < size; x++) {
+    const at = Math.min(cells - 1, Math.max(0, (x + 0.5) / factor - 0.5));
+    before[x] = Math.floor(at);
+    after[x] = Math.min(cells - 1, before[x]! + 1);
+    share[x] = at - before[x]!;
+  }
+  return { before, after, share };
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { enlargeValues, layBack, shrinkMask, shrinkValues, workingGrid } from '../../src/swap/working-grid';
+
+/** A one-channel box whose value at (x, y) is `f(x, y)`. */
+function boxOf(width: number, height: number, f: (x: number, y: number) => number): Float32Array {
+  const out = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) out[y * width + x] = f(x, y);
+  return out;
+}
+
+describe('working grid', () => {
+  it('keeps a box up to 160 px across its short side at full resolution', () => {
+    expect(workingGrid(160, 400)).toEqual({ factor: 1, width: 160, height: 400 });
+    expect(workingGrid(90, 120).factor).toBe(1);
+  });
+
+  it('coarsens a larger box to at most 160 cells across its short side', () => {
+    expect(workingGrid(230, 258)).toEqual({ factor: 2, width: 115, height: 129 });
+    const big = workingGrid(450, 600);
+    expect(big.factor).toBe(3);
+    expect(Math.min(big.width, big.height)).toBeLessThanOrEqual(160);
+  });
+
+  it("averages each cell's pixels, the part cells at the right and bottom edge included", () => {
+    const grid = { factor: 2, width: 2, height: 2 };
+    // 3 x 3 pixels: value = 10 x + y.
+    const cells = shrinkValues(boxOf(3, 3, (x, y) => 10 * x + y), 1, 3, 3, grid);
+    expect(Array.from(cells)).toEqual([5.5, 20.5, 7, 22]);
+  });
+
+  it('sets a cell of a mask only when every pixel in it is set', () => {
+    const grid = { factor: 2, width: 2, height: 1 };
+    const mask = Uint8Array.from([1, 1, 1, 0, 1, 1, 1, 1]);
+    expect(Array.from(shrinkMask(mask, 4, 2, grid))).toEqual([1, 0]);
+  });
+
+  it('interpolates a linear ramp back exactly between the cells', () => {
+    const [width, height] = [40, 30];
+    const coarse = { factor: 2, width: 20, height: 15 };
+    const ramp = (x: number, y: number) => 3 * x - 2 * y + 7;
+    const enlarged = enlargeValues(shrinkValues(boxOf(width, height, ramp), 1, width, height, coarse), 1, coarse, width, height);
+    // Pixels whose position lies between cell centres (not in the outermost pixel of each side, where it is held).
+    for (let y = 1; y < height - 1; y++) for (let x = 1; x < width - 1; x++) expect(enlarged[y * width + x]).toBeCloseTo(ramp(x, y), 4);
+  });
+
+  it('reads only the cells it is told are defined', () => {
+    const grid = { factor: 2, width: 3, height: 1 };
+    const cells = Float32Array.from([10, 1000, 10]);
+    const enlarged = enlargeValues(cells, 1, grid, 6, 2, Uint8Array.from([1, 0, 1]));
+    expect(Array.from(enlarged)).toEqual(Array(12).fill(10));
+  });
+
+  it("lays a change made on the grid over the full-resolution face without blurring the face's detail", () => {
+    const [width, height] = [8, 6];
+    const grid = { factor: 2, width: 4, height: 3 };
+    // Detail finer than a cell (a checkerboard), on every channel.
+    const face = new Float32Array(width * height * 3);
+    for (let p = 0; p < width * height; p++) for (let k = 0; k < 3; k++) face[p * 3 + k] = 100 + ((p % width) + Math.floor(p / width)) % 2 * 40 + k;
+    const before = Float32Array.from(face);
+    const drawn = shrinkValues(face, 3, width, height, grid);
+    // The smooth steps lighten every cell by 12 levels.
+    const toned = drawn.map((v) => v + 12);
+    layBack(face, { toned, drawn, covered: new Uint8Array(12).fill(1) }, grid, width, height);
+    face.forEach((v, i) => expect(v).toBeCloseTo(before[i]! + 12, 4));
+  });
+});
