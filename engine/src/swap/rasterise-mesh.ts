@@ -32,7 +32,7 @@ function forEachSpan(mesh: Float32Array, triangles: Uint16Array, width: number, 
   const eps = -1e-4;
   for (let t = 0; t < triangles.length / 3; t++) {
     const k = t * 6;
-    const [x0, y0, w1x, w1y, w2x, w2y] = [weights[k]!, weights[k + 1]!, weights[k + 2]!, weights[k + 3]!, weights[k + 4]!, weights[k + 5]!];
+    const x0 = weights[k]!, y0 = weights[k + 1]!, w1x = weights[k + 2]!, w1y = weights[k + 3]!, w2x = weights[k + 4]!, w2y = weights[k + 5]!;
     if (Number.isNaN(w1x)) continue;
     const a = triangles[t * 3]! * 2, b = triangles[t * 3 + 1]! * 2, c = triangles[t * 3 + 2]! * 2;
     const top = Math.max(0, Math.ceil(Math.min(mesh[a + 1]!, mesh[b + 1]!, mesh[c + 1]!)));

@@ -60,7 +60,10 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
   const otherRgb = new Float32Array(width * height * 3);
   const mixes = new Float32Array(width * height);
   const both = new Uint8Array(width * height);
-  const mixed: number[] = [];
+  // Typed, not a growing array: on a 720p frame's face nearly every pixel mixes, and the array's
+  // growth was the warp's share of the garbage collector's work.
+  const mixed = new Int32Array(width * height);
+  let mixedCount = 0;
   for (let pixel = 0; pixel < map.length; pixel++) {
     const triangle = map[pixel]!;
     if (triangle < 0) continue;
@@ -87,14 +90,14 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
     }
     if (mix > 0) {
       mixes[pixel] = mix;
-      mixed.push(pixel);
+      mixed[mixedCount++] = pixel;
     }
     confidence[pixel] = (1 - mix) * own + mix * seen;
     covered[pixel] = 1;
     sharpness[pixel] = otherSharp > sharp ? sharp + mix * (otherSharp - sharp) : sharp;
     if (sharpness[pixel]! < 1) anyStretched = true;
   }
-  if (mixed.length > 0) mixMatched(rgb, otherRgb, mixes, both, Int32Array.from(mixed), width, height);
+  if (mixedCount > 0) mixMatched(rgb, otherRgb, mixes, both, mixed.subarray(0, mixedCount), width, height);
   return { rgb, covered, confidence, mesh, map, sharpness: anyStretched ? sharpness : null };
 }
 
@@ -149,8 +152,8 @@ const STRETCH_TO = 5;
  * Infinite where the source shows the triangle from behind or edge-on.
  */
 function stretchOf(source: Float32Array, target: Float32Array, a: number, b: number, c: number): number {
-  const [t1x, t1y, t2x, t2y] = [target[b * 2]! - target[a * 2]!, target[b * 2 + 1]! - target[a * 2 + 1]!, target[c * 2]! - target[a * 2]!, target[c * 2 + 1]! - target[a * 2 + 1]!];
-  const [s1x, s1y, s2x, s2y] = [source[b * 2]! - source[a * 2]!, source[b * 2 + 1]! - source[a * 2 + 1]!, source[c * 2]! - source[a * 2]!, source[c * 2 + 1]! - source[a * 2 + 1]!];
+  const t1x = target[b * 2]! - target[a * 2]!, t1y = target[b * 2 + 1]! - target[a * 2 + 1]!, t2x = target[c * 2]! - target[a * 2]!, t2y = target[c * 2 + 1]! - target[a * 2 + 1]!;
+  const s1x = source[b * 2]! - source[a * 2]!, s1y = source[b * 2 + 1]! - source[a * 2 + 1]!, s2x = source[c * 2]! - source[a * 2]!, s2y = source[c * 2 + 1]! - source[a * 2 + 1]!;
   const det = t1x * t2y - t2x * t1y;
   // The map M with M t1 = s1, M t2 = s2: M = S T^-1.
   const m11 = (s1x * t2y - s2x * t1y) / det, m12 = (s2x * t1x - s1x * t2x) / det;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskedBlur } from '../../src/swap/masked-blur';
+import { blurMap, maskedBlur } from '../../src/swap/masked-blur';
 
 const W = 240;
 const H = 200;
@@ -65,4 +65,18 @@ describe('masked low-pass', () => {
       });
     });
   }
+
+  it('gives the same low-passes after larger and smaller ones have run (the buffers it reuses carry nothing over)', () => {
+    const { values, mask } = scene();
+    const at = Int32Array.from({ length: 500 }, (_, n) => n * 37);
+    const map = Float32Array.from(mask);
+    const first = { fine: maskedBlur(values, mask, W, H, 6, at), coarse: maskedBlur(values, mask, W, H, 40, at), map: blurMap(map, W, H, 4, mask) };
+    // A larger image, then a small one, in between.
+    const big = new Float32Array(4 * W * H * 3).fill(200);
+    maskedBlur(big, new Uint8Array(4 * W * H).fill(1), 2 * W, 2 * H, 6);
+    blurMap(new Float32Array(16 * 16).fill(9), 16, 16, 3);
+    expect(maskedBlur(values, mask, W, H, 6, at)).toEqual(first.fine);
+    expect(maskedBlur(values, mask, W, H, 40, at)).toEqual(first.coarse);
+    expect(blurMap(map, W, H, 4, mask)).toEqual(first.map);
+  });
 });
