@@ -14,9 +14,8 @@ import { toLab } from './lab-colour';
 import { faceSkinLikeness } from './skin-likeness';
 import { maskOf } from './rasterise-mesh';
 import { transferTone } from './transfer-colour';
-import type { TrimmedColour } from './robust-stats';
 import { toBox, warpFace, type WarpedFace } from './warp-face';
-import { layBack, shrinkMask, shrinkValues, workingGrid, type WorkingGrid } from './working-grid';
+import { enlargeValues, layBack, shrinkMask, shrinkValues, toGrid, workingGrid, type WorkingGrid } from './working-grid';
 
 export interface SwapFaceOptions {
   /** The mesh's structure (`meshTopology()`). */
@@ -57,8 +56,8 @@ const OCCLUDER_TOLERANCE = 2;
  * target's lid outline); paint skin over what hid the source's face (`fillNotSkin`); keep the
  * target's mouth interior (a hole in the triangulation); give it the target's lighting and skin
  * tone (`transferTone`); Poisson-blend into the target; bring the face's centre back within reach
- * of the target's colour where the source's detail left it far off (`anchorCentre`), these three
- * on a coarser grid for a large face (`workingGrid`); mix with a
+ * of the target's colour where the source's detail left it far off (`anchorCentre`), these and the
+ * target's skin map on a coarser grid for a large face (`workingGrid`); mix with a
  * feathered mask that leaves in front whatever lies across the target's face and is not its skin,
  * and the target's own skin where a sliver of the source would be stretched into streaks;
  * optionally enhance.
@@ -76,18 +75,20 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   const original = readBox(frame, box);
   const filled = fillNotSkin(warped.rgb, warped.confidence, warped.covered, width, height);
   step('warp');
-  // Converted once: both the target's skin map and the tone transfer read the box in Lab. The skin
-  // map stays at full resolution, so a thin strand of hair across the face stays crisp in front.
-  const originalLab = toLab(original);
-  const own = faceSkinLikeness(originalLab, toBox(target.mesh, box), topology, width, height, { tolerance: OCCLUDER_TOLERANCE, features: 'outline' });
   const warpedSkin = confident(maskOf(warped.map, topology.skin), warped.confidence);
   const grid = workingGrid(width, height);
-  const coarse = onGrid(grid, { warped, warpedSkin, original, originalLab, targetSkin: own.skin }, width, height);
+  const coarse = onGrid(grid, { warped, warpedSkin, original }, width, height);
+  // The target's skin map, on the grid too: both what stays in front of the new face and the tone
+  // transfer's statistics come from it.
+  const own = faceSkinLikeness(coarse.originalLab, toGrid(toBox(target.mesh, box), grid), topology, grid.width, grid.height, {
+    tolerance: OCCLUDER_TOLERANCE,
+    features: 'outline',
+  });
   const skin = transferTone({
     warped: coarse.rgb,
     targetLab: coarse.originalLab,
     apply: indicesOf(coarse.covered),
-    targetSkin: coarse.targetSkin,
+    targetSkin: own.skin,
     warpedSkin: coarse.warpedSkin,
     width: grid.width,
     height: grid.height,
@@ -104,7 +105,8 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   // Where the source's face was hidden (hair, a hand, background) and no skin was near to fill it from, the target's own pixels stay.
   for (let p = 0; p < alpha.length; p++) alpha[p]! *= filled[p]!;
   // What lies across the target's face and is not its skin (hair, a hand, glasses) stays in front.
-  for (let p = 0; p < alpha.length; p++) alpha[p]! *= own.likeness[p]!;
+  const likeness = grid.factor === 1 ? own.likeness : enlargeValues(own.likeness, 1, grid, width, height);
+  for (let p = 0; p < alpha.length; p++) alpha[p]! *= likeness[p]!;
   // Where the source was stretched into streaks, the target's own skin stays; softened so no triangle's edge shows.
   if (warped.sharpness) {
     const sharpness = blurMap(warped.sharpness, width, height, Math.max(1, Math.round(SHARPNESS_SOFTEN * Math.min(width, height))), warped.covered);
@@ -127,31 +129,22 @@ interface GridInput {
   warpedSkin: Uint8Array;
   original: Float32Array;
   originalLab: Float32Array;
-  targetSkin: TrimmedColour;
 }
 
 /** The smooth steps' input on `grid`: a cell is covered, or skin, when all its pixels are. */
-function onGrid(
-  grid: WorkingGrid,
-  box: { warped: WarpedFace; warpedSkin: Uint8Array; original: Float32Array; originalLab: Float32Array; targetSkin: TrimmedColour },
-  width: number,
-  height: number,
-): GridInput {
-  const { warped } = box;
-  if (grid.factor === 1) return { ...box, rgb: warped.rgb, drawn: null, covered: warped.covered };
-  const shrink = (values: Float32Array, channels: number) => shrinkValues(values, channels, width, height, grid);
-  const shrinkSet = (mask: Uint8Array) => shrinkMask(mask, width, height, grid);
-  const rgb = shrink(warped.rgb, 3);
-  const kept = new Uint8Array(width * height);
-  for (let n = 0; n < box.targetSkin.kept.length; n++) kept[box.targetSkin.kept[n]!] = 1;
+function onGrid(grid: WorkingGrid, box: { warped: WarpedFace; warpedSkin: Uint8Array; original: Float32Array }, width: number, height: number): GridInput {
+  const { warped, warpedSkin, original } = box;
+  if (grid.factor === 1) return { rgb: warped.rgb, drawn: null, covered: warped.covered, warpedSkin, original, originalLab: toLab(original) };
+  const shrink = (values: Float32Array) => shrinkValues(values, 3, width, height, grid);
+  const rgb = shrink(warped.rgb);
+  const gridOriginal = shrink(original);
   return {
     rgb,
     drawn: Float32Array.from(rgb),
-    covered: shrinkSet(warped.covered),
-    warpedSkin: shrinkSet(box.warpedSkin),
-    original: shrink(box.original, 3),
-    originalLab: shrink(box.originalLab, 3),
-    targetSkin: { ...box.targetSkin, kept: indicesOf(shrinkSet(kept)) },
+    covered: shrinkMask(warped.covered, width, height, grid),
+    warpedSkin: shrinkMask(warpedSkin, width, height, grid),
+    original: gridOriginal,
+    originalLab: toLab(gridOriginal),
   };
 }
 

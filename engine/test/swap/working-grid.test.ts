@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enlargeValues, layBack, shrinkMask, shrinkValues, workingGrid } from '../../src/swap/working-grid';
+import { enlargeValues, layBack, shrinkMask, shrinkValues, toGrid, workingGrid } from '../../src/swap/working-grid';
 
 /** A one-channel box whose value at (x, y) is `f(x, y)`. */
 function boxOf(width: number, height: number, f: (x: number, y: number) => number): Float32Array {
@@ -32,6 +32,13 @@ describe('working grid', () => {
     const grid = { factor: 2, width: 2, height: 1 };
     const mask = Uint8Array.from([1, 1, 1, 0, 1, 1, 1, 1]);
     expect(Array.from(shrinkMask(mask, 4, 2, grid))).toEqual([1, 0]);
+  });
+
+  it("moves points to the cells' coordinates, the middle of a cell's pixels to the cell", () => {
+    const grid = { factor: 3, width: 4, height: 4 };
+    // Pixels 3-5 make up cell 1, pixels 6-8 cell 2.
+    expect(Array.from(toGrid(Float32Array.from([4, 7]), grid))).toEqual([1, 2]);
+    expect(Array.from(toGrid(Float32Array.from([3, 5]), grid)).map((v) => +v.toFixed(4))).toEqual([0.6667, 1.3333]);
   });
 
   it('interpolates a linear ramp back exactly between the cells', () => {
