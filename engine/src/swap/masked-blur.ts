@@ -1,3 +1,5 @@
+import { between } from './working-grid';
+
 /**
  * Low-pass of a 3-channel float image taken from the `mask` pixels only (normalised convolution):
  * each output pixel is the weighted mean of the masked pixels around it, so pixels left out of the
@@ -120,13 +122,7 @@ function coarseLowPass(values: Float32Array, mask: Uint8Array, width: number, he
   }
   gaussianInPlace(cells, 4, cw, ch, Math.round(radius / factor));
   // Bilinear interpolation from the cells' centres.
-  const [left, right, across] = [new Int32Array(width), new Int32Array(width), new Float64Array(width)];
-  for (let x = 0; x < width; x++) {
-    const cx = Math.min(Math.max((x + 0.5) / factor - 0.5, 0), cw - 1);
-    left[x] = Math.floor(cx);
-    right[x] = Math.min(left[x]! + 1, cw - 1);
-    across[x] = cx - left[x]!;
-  }
+  const { before: left, after: right, share: across } = between(width, factor, cw);
   const count = at ? at.length : width * height;
   const out = scratch('low', count * 4);
   for (let n = 0; n < count; n++) {

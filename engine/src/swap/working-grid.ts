@@ -92,7 +92,12 @@ export function enlargeValues(coarse: Float32Array, channels: number, grid: Work
 /** Points (x, y pairs) in the box's pixels moved to the grid's cells: a cell's centre is the middle of its pixels' centres. */
 export function toGrid(points: Float32Array, grid: WorkingGrid): Float32Array {
   if (grid.factor === 1) return points;
-  return points.map((v) => (v + 0.5) / grid.factor - 0.5);
+  return points.map((v) => cellCoordinate(v, grid.factor));
+}
+
+/** Where a pixel position lies on a grid of cells `factor` pixels across, in cells (a cell's centre at its index). */
+function cellCoordinate(x: number, factor: number): number {
+  return (x + 0.5) / factor - 0.5;
 }
 
 /**
@@ -113,11 +118,15 @@ function cellColumns(size: number, factor: number): Int32Array {
   return out;
 }
 
-/** Per pixel along a box's side, the two cells whose centres it lies between and its share of the way from the first to the second. */
-function between(size: number, factor: number, cells: number): { before: Int32Array; after: Int32Array; share: Float32Array } {
-  const before = new Int32Array(size), after = new Int32Array(size), share = new Float32Array(size);
+/**
+ * Per pixel along a side of `size` pixels, the two of `cells` cells (each `factor` pixels across)
+ * whose centres it lies between and its share of the way from the first to the second; beyond the
+ * outermost centres, that cell's alone.
+ */
+export function between(size: number, factor: number, cells: number): { before: Int32Array; after: Int32Array; share: Float64Array } {
+  const before = new Int32Array(size), after = new Int32Array(size), share = new Float64Array(size);
   for (let x = 0; x < size; x++) {
-    const at = Math.min(cells - 1, Math.max(0, (x + 0.5) / factor - 0.5));
+    const at = Math.min(cells - 1, Math.max(0, cellCoordinate(x, factor)));
     before[x] = Math.floor(at);
     after[x] = Math.min(cells - 1, before[x]! + 1);
     share[x] = at - before[x]!;
