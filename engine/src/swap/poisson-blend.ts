@@ -1,3 +1,4 @@
+import { featherMask } from './feather-mask';
 import { indicesOf } from './mask-indices';
 import { solveOnRegion } from './region-poisson';
 
@@ -21,9 +22,10 @@ const BORDER_SPREAD = 30;
  * up to 5.6 levels off on large faces, in 55-65 % of their time. Only border pixels that are skin
  * on both sides (`skin`) pull, by at most `BORDER_SPREAD`.
  * `region` must not touch the box's edge, and `g` must be defined on the region and on its
- * 4-neighbours.
+ * 4-neighbours. With `reach`, the correction fades from full at the region's edge to none
+ * `reach` pixels in (the feather's smooth step), so the middle keeps the guide as it is.
  */
-export function poissonBlend(g: Float32Array, t: Float32Array, region: Uint8Array, skin: Uint8Array, width: number, height: number): void {
+export function poissonBlend(g: Float32Array, t: Float32Array, region: Uint8Array, skin: Uint8Array, width: number, height: number, reach?: number): void {
   const pixels = indicesOf(region);
   const fixed = borderDifferences(g, t, region, skin, width, height);
   const border = new Float32Array(width * height * 3);
@@ -35,11 +37,13 @@ export function poissonBlend(g: Float32Array, t: Float32Array, region: Uint8Arra
     addOutside(border, p, p + width, region, fixed);
   }
   const correction = solveOnRegion(border, region, width, height);
+  const inner = reach === undefined ? null : featherMask(region, width, height, reach);
   for (let n = 0; n < pixels.length; n++) {
-    const i = pixels[n]! * 3;
-    g[i]! += correction[i]!;
-    g[i + 1]! += correction[i + 1]!;
-    g[i + 2]! += correction[i + 2]!;
+    const p = pixels[n]!;
+    const share = inner ? 1 - inner[p]! : 1;
+    g[p * 3]! += share * correction[p * 3]!;
+    g[p * 3 + 1]! += share * correction[p * 3 + 1]!;
+    g[p * 3 + 2]! += share * correction[p * 3 + 2]!;
   }
 }
 

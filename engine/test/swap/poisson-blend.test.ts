@@ -163,6 +163,23 @@ describe('poissonBlend', () => {
 
     expect(worstMiss(guide, blended, region, (_, k) => [12, 30, -30][k]!)).toBeLessThan(0.01);
   });
+
+  it('fades the correction out over `reach` pixels from the edge: the edge takes the border\'s pull, the middle keeps the guide', () => {
+    const box = { width: 90, height: 100 };
+    const region = faceRegion(box);
+    const guide = texture(box);
+    const target = Float32Array.from(guide);
+    for (const p of borderOf(region, box)) for (let k = 0; k < 3; k++) target[p * 3 + k]! += 12;
+    const blended = Float32Array.from(guide);
+
+    poissonBlend(blended, target, region, new Uint8Array(region.length).fill(1), box.width, box.height, 10);
+
+    const added = (p: number) => blended[p * 3]! - guide[p * 3]!;
+    const edge = Array.from(region.keys()).filter((p) => region[p] && [p - 1, p + 1, p - box.width, p + box.width].some((q) => !region[q]));
+    for (const p of edge) expect(added(p)).toBeGreaterThan(11);
+    // Around (45, 30) every pixel lies over 15 px from the outline, the notch and the mouth.
+    for (let y = 26; y <= 34; y++) for (let x = 41; x <= 49; x++) expect(added(y * box.width + x)).toBe(0);
+  });
 });
 
 describe('solveOnRegion', () => {
