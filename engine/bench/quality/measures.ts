@@ -3,6 +3,7 @@ import type { Face } from '../../src/faces/detect-faces';
 import { faceDistance } from '../../src/faces/face-distance';
 import type { Recogniser } from '../../src/faces/human';
 import type { MeshTopology } from '../../src/faces/mesh-topology';
+import { extendOutline } from '../../src/swap/extend-outline';
 import { maskedBlur } from '../../src/swap/masked-blur';
 import { paintTriangles } from '../../src/swap/rasterise-mesh';
 import { toBox } from '../../src/swap/warp-face';
@@ -24,16 +25,17 @@ export function poseOffset(swapped: Face, original: Face): number {
 const luma = (image: RgbImage, p: number) => 0.299 * image.rgb[p * 3]! + 0.587 * image.rgb[p * 3 + 1]! + 0.114 * image.rgb[p * 3 + 2]!;
 
 /**
- * Seam: the gradient energy (mean squared luma gradient) in a band along the face mesh's outline
- * (about 3 % of the face size either side), in the result over the same pixels of the original.
+ * Seam: the gradient energy (mean squared luma gradient) in a band along the edge of what the swap
+ * replaced (the face mesh's outline, reaching out at the forehead and temples: `extendOutline`),
+ * about 3 % of the face size either side, in the result over the same pixels of the original.
  * 1 adds no edge; a visible seam or a pasted-mask outline shows as well above 1.
  */
 export function seamRatio(original: RgbImage, result: RgbImage, face: Face, topology: MeshTopology): number {
-  const { box } = face;
+  const { box, mesh } = extendOutline(face, original, topology);
   const all = new Uint8Array(topology.triangles.length / 3).fill(1);
-  const inside = paintTriangles(toBox(face.mesh, box), topology.triangles, all, box.width, box.height);
+  const inside = paintTriangles(toBox(mesh, box), topology.triangles, all, box.width, box.height);
   const ones = new Float32Array(box.width * box.height * 3);
-  const radius = Math.max(2, Math.round(0.03 * Math.min(box.width, box.height)));
+  const radius = Math.max(2, Math.round(0.03 * Math.min(face.box.width, face.box.height)));
   const { weight } = maskedBlur(ones, inside, box.width, box.height, radius);
   let before = 0;
   let after = 0;

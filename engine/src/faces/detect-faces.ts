@@ -196,7 +196,8 @@ function toFace(result: FaceResult, image: RgbImage, copy: { pad: number; scaleX
   };
 }
 
-function meshBox(mesh: Float32Array, image: RgbImage): Box {
+/** The smallest box of whole pixels holding every point of `mesh`, clipped to the image. */
+export function meshBox(mesh: Float32Array, image: { width: number; height: number }): Box {
   const { minX, maxX, minY, maxY } = meshExtent(mesh);
   const x = Math.max(0, Math.floor(minX));
   const y = Math.max(0, Math.floor(minY));

@@ -2,6 +2,7 @@ import { MESH_POINTS } from './detect-faces';
 import { loadHuman } from './human';
 import { meshMirror, triangleSides } from './mesh-mirror';
 import { meshRings } from './mesh-rings';
+import { outlineReach } from './outline-reach';
 import { browTriangles, featureTriangles, outlineFeatureTriangles, skinTriangles } from './skin-regions';
 
 /** What the swap needs to know about the mesh's structure; the same for every face. */
@@ -11,6 +12,8 @@ export interface MeshTopology {
   triangles: Uint16Array;
   /** Per point, its distance in mesh edges from the face outline (see `meshRings`). */
   rings: Uint8Array;
+  /** Per point, how far the swap reaches beyond it, 0..1 (see `outlineReach`). */
+  reach: Float32Array;
   /** Per point, its mirror point across the face's centre line. */
   mirror: Uint16Array;
   /** Per triangle, the half of the face it lies in: -1, 1, or 0 on the centre line. */
@@ -37,6 +40,7 @@ export async function meshTopology(): Promise<MeshTopology> {
     topology = {
       triangles,
       rings,
+      reach: outlineReach(uv, rings),
       mirror: meshMirror(uv),
       sides: triangleSides(triangles, uv),
       skin: skinTriangles(triangles, uv, rings),

@@ -1,3 +1,4 @@
+import type { Box } from '../faces/face-order';
 import { featherMask } from './feather-mask';
 import { rgbToLab } from './lab-colour';
 import { allPixels } from './mask-indices';
@@ -8,21 +9,32 @@ import { allPixels } from './mask-indices';
  * some sources' detail is far from their skin on average: dark lipstick and heavy eye make-up, or
  * a hard side light whose shadow edge is finer than the shading's low-pass. On those, the middle
  * of the face came out up to ΔE 10 darker than the person's own, a face visibly darker than the
- * neck it sits on. Within the limit the source's own look is kept as it is.
+ * neck it sits on. Within the limit the source's own look is kept as it is. A limit of 3 rather
+ * than 5 cost no identity on a third of the quality report's pairs (129 of 154 passes by both
+ * recognisers either way, the margins' sums +1 %) and brought the face-centre tone median from
+ * 3.33 to 2.71, and the face against the person's own skin around it from 8.45 to 7.99.
  */
-const CENTRE_LIMIT = 5;
+export const CENTRE_LIMIT = 3;
 /** The correction fades in over this share of the box's short side from the face's edge, where the blend matched the target. */
 const RAMP = 0.12;
 
 /**
- * Moves the blended face's colour towards the target's where the two centres (the box's middle
- * half across, 40-85 % down: cheeks, nose and mouth) differ by more than `CENTRE_LIMIT`: by the
- * excess only, as one shift faded in from the face's edge, so the seam the Poisson blend matched
- * stays matched and the face's detail is untouched. `face` is the box in RGB, changed in place on
- * `region`; `original` is the box's original pixels, in RGB and in Lab.
+ * Moves the blended face's colour towards the target's where the two centres (the face box's
+ * middle half across, 40-85 % down: cheeks, nose and mouth) differ by more than `CENTRE_LIMIT`:
+ * by the excess only, as one shift faded in from the face's edge, so the seam the Poisson blend
+ * matched stays matched and the face's detail is untouched. `face` is the region's box in RGB,
+ * changed in place on `region`; `original` is the box's original pixels, in RGB and in Lab;
+ * `faceBox` is the face's own box within it (the whole box unless the region reaches beyond it).
  */
-export function anchorCentre(face: Float32Array, original: { rgb: Float32Array; lab: Float32Array }, region: Uint8Array, width: number, height: number): void {
-  const centre = centrePixels(region, width, height);
+export function anchorCentre(
+  face: Float32Array,
+  original: { rgb: Float32Array; lab: Float32Array },
+  region: Uint8Array,
+  width: number,
+  height: number,
+  faceBox: Box = { x: 0, y: 0, width, height },
+): void {
+  const centre = centrePixels(region, width, height, faceBox);
   if (centre.length === 0) return;
   const faceLab = new Float32Array(centre.length * 3);
   const shiftRgb = [0, 0, 0];
@@ -51,10 +63,12 @@ export function anchorCentre(face: Float32Array, original: { rgb: Float32Array; 
   }
 }
 
-function centrePixels(region: Uint8Array, width: number, height: number): Int32Array {
+function centrePixels(region: Uint8Array, width: number, height: number, faceBox: Box): Int32Array {
   const out: number[] = [];
-  for (let y = Math.round(0.4 * height); y < 0.85 * height; y++) {
-    for (let x = Math.round(0.25 * width); x < 0.75 * width; x++) if (region[y * width + x]) out.push(y * width + x);
+  const [top, bottom] = [Math.max(0, Math.round(faceBox.y + 0.4 * faceBox.height)), Math.min(height, faceBox.y + 0.85 * faceBox.height)];
+  const [left, right] = [Math.max(0, Math.round(faceBox.x + 0.25 * faceBox.width)), Math.min(width, faceBox.x + 0.75 * faceBox.width)];
+  for (let y = top; y < bottom; y++) {
+    for (let x = left; x < right; x++) if (region[y * width + x]) out.push(y * width + x);
   }
   return Int32Array.from(out);
 }

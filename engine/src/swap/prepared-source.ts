@@ -2,10 +2,11 @@ import type { RgbImage } from '../faces/decode-image';
 import type { Face } from '../faces/detect-faces';
 import type { MeshTopology } from '../faces/mesh-topology';
 import { meshTurn } from '../faces/mesh-mirror';
+import { extendOutline } from './extend-outline';
 import { toLab } from './lab-colour';
 import { faceSkinLikeness } from './skin-likeness';
 
-/** A face's pixels (its box) with its mesh in the box's coordinates. */
+/** A face's pixels (the box of the region a swap reaches: `extendOutline`) with its mesh in the box's coordinates. */
 export interface FaceTexture {
   rgb: Uint8Array;
   width: number;
@@ -34,7 +35,9 @@ export interface PreparedSource {
   mirrored: FaceTexture;
 }
 
-export function prepareSource(image: RgbImage, face: Face, topology: MeshTopology): PreparedSource {
+export function prepareSource(image: RgbImage, detected: Face, topology: MeshTopology): PreparedSource {
+  // The source is cut as far as a swap reaches, so the band beyond its outline maps onto the target's.
+  const face = extendOutline(detected, image, topology);
   const { x, y, width, height } = face.box;
   const rgb = new Uint8Array(width * height * 3);
   const flipped = new Uint8Array(width * height * 3);

@@ -1,10 +1,12 @@
 import type { RgbImage } from '../faces/decode-image';
 import type { Face } from '../faces/detect-faces';
+import type { Box } from '../faces/face-order';
 import type { MeshTopology } from '../faces/mesh-topology';
 import { meshTurn } from '../faces/mesh-mirror';
 import { anchorCentre } from './anchor-centre';
 import { blendFaceShape } from './face-shape';
 import { enhanceFace } from './enhance-face';
+import { extendOutline } from './extend-outline';
 import { featherMask } from './feather-mask';
 import { poissonBlend } from './poisson-blend';
 import type { PreparedSource } from './prepared-source';
@@ -58,7 +60,8 @@ const OCCLUDER_TOLERANCE = 2;
 
 /**
  * Replaces one face of a frame with the source face, in place, changing only pixels strictly
- * inside the face's box. Works on raw RGB so still images, GIF frames and video frames share it.
+ * inside the box of the face's region (its mesh reaching out at the forehead and temples:
+ * `extendOutline`). Works on raw RGB so still images, GIF frames and video frames share it.
  *
  * Steps: pick the source as photographed or mirrored, whichever is turned more like the target
  * (the other view stands in where the chosen one is not the source's skin: see `warpFace`); give the
@@ -74,14 +77,14 @@ const OCCLUDER_TOLERANCE = 2;
  * optionally enhance.
  */
 export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSource, options: SwapFaceOptions): void {
-  const box = target.box;
-  const { width, height } = box;
-  if (width < 3 || height < 3) return;
-  const step = stepTimer(options.timings);
+  if (target.box.width < 3 || target.box.height < 3) return;
   const { topology } = options;
-  const turn = meshTurn(target.mesh, topology.triangles, topology.sides);
+  const { box, mesh } = extendOutline(target, frame, topology);
+  const { width, height } = box;
+  const step = stepTimer(options.timings);
+  const turn = meshTurn(mesh, topology.triangles, topology.sides);
   const [primary, secondary] = Math.abs(source.mirrored.turn - turn) < Math.abs(source.face.turn - turn) ? [source.mirrored, source.face] : [source.face, source.mirrored];
-  const shape = blendFaceShape(target.mesh, primary.mesh, topology.rings, SHAPE_STRENGTH);
+  const shape = blendFaceShape(mesh, primary.mesh, topology.rings, SHAPE_STRENGTH);
   const warped = warpFace({ primary, secondary }, shape, box, topology.triangles);
   const original = readBox(frame, box);
   const filled = fillNotSkin(warped.rgb, warped.confidence, warped.covered, width, height);
@@ -91,7 +94,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   const coarse = onGrid(grid, { warped, warpedSkin, original }, width, height);
   // The target's skin map, on the grid too: both what stays in front of the new face and the tone
   // transfer's statistics come from it.
-  const own = faceSkinLikeness(coarse.originalLab, toGrid(toBox(target.mesh, box), grid), topology, grid.width, grid.height, {
+  const own = faceSkinLikeness(coarse.originalLab, toGrid(toBox(mesh, box), grid), topology, grid.width, grid.height, {
     tolerance: OCCLUDER_TOLERANCE,
     features: 'outline',
   });
@@ -107,7 +110,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   step('colour');
   const gridRegion = blendRegion(coarse.covered, grid.width, grid.height);
   poissonBlend(coarse.rgb, coarse.original, gridRegion, skin, grid.width, grid.height, Math.max(2, BLEND_REACH * Math.min(grid.width, grid.height)));
-  anchorCentre(coarse.rgb, { rgb: coarse.original, lab: coarse.originalLab }, gridRegion, grid.width, grid.height);
+  anchorCentre(coarse.rgb, { rgb: coarse.original, lab: coarse.originalLab }, gridRegion, grid.width, grid.height, faceOnGrid(target.box, box, grid));
   if (coarse.drawn) layBack(warped.rgb, { toned: coarse.rgb, drawn: coarse.drawn, covered: coarse.covered }, grid, width, height);
   // The opacity is worked out at full resolution: on the grid, the region's edge moved up to two
   // cells inwards, and the recognisers found fewer swaps closer to the source (76 % against 79 %).
@@ -128,6 +131,12 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   step('enhance');
   writeBox(frame, box, original, warped.rgb, alpha);
   step('compose');
+}
+
+/** The face's own box (the mesh's) inside the swapped `region`'s box, in cells of `grid`. */
+function faceOnGrid(face: Box, region: Box, grid: WorkingGrid): Box {
+  const x = (face.x - region.x) / grid.factor, y = (face.y - region.y) / grid.factor;
+  return { x, y, width: face.width / grid.factor, height: face.height / grid.factor };
 }
 
 /** What the smooth steps read, on the working grid (see `workingGrid`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anchorCentre } from '../../src/swap/anchor-centre';
+import { anchorCentre, CENTRE_LIMIT } from '../../src/swap/anchor-centre';
 import { toLab } from '../../src/swap/lab-colour';
 
 const [WIDTH, HEIGHT] = [120, 140];
@@ -31,7 +31,7 @@ function deltaAt(a: Float32Array, b: Float32Array, p: number): number {
 const CENTRE = Math.round(0.6 * HEIGHT) * WIDTH + WIDTH / 2;
 
 describe('anchorCentre', () => {
-  it("brings a face centre far darker than the target's to within ΔE 5 of it, leaving its edge as blended", () => {
+  it("brings a face centre far darker than the target's to within the limit (ΔE 3) of it, leaving its edge as blended", () => {
     const original = filled([200, 160, 140]);
     const face = filled([150, 115, 100]);
     const region = ellipse();
@@ -41,16 +41,18 @@ describe('anchorCentre', () => {
 
     anchorCentre(face, { rgb: original, lab: toLab(original) }, region, WIDTH, HEIGHT);
 
-    expect(deltaAt(face, original, CENTRE)).toBeLessThan(5.5);
-    expect(deltaAt(face, original, CENTRE)).toBeGreaterThan(4.5);
+    expect(CENTRE_LIMIT).toBe(3);
+    expect(deltaAt(face, original, CENTRE)).toBeLessThan(CENTRE_LIMIT + 0.5);
+    expect(deltaAt(face, original, CENTRE)).toBeGreaterThan(CENTRE_LIMIT - 0.5);
     // The shift fades in from the face's edge: its first pixel inside keeps the blended colour.
     expect(Math.abs(face[edge * 3]! - 150)).toBeLessThan(1);
   });
 
-  it('leaves a face whose centre is within ΔE 5 of the target exactly as it was', () => {
+  it('leaves a face whose centre is within the limit of the target exactly as it was', () => {
     const original = filled([200, 160, 140]);
     const face = filled([196, 157, 138]);
     const before = Float32Array.from(face);
+    expect(deltaAt(face, original, CENTRE)).toBeLessThan(CENTRE_LIMIT);
 
     anchorCentre(face, { rgb: original, lab: toLab(original) }, ellipse(), WIDTH, HEIGHT);
 
@@ -66,5 +68,20 @@ describe('anchorCentre', () => {
     anchorCentre(face, { rgb: original, lab: toLab(original) }, region, WIDTH, HEIGHT);
 
     expect(face[CENTRE * 3]! - face[(CENTRE + 1) * 3]!).toBeCloseTo(20, 3);
+  });
+
+  it("judges the centre on the face's own box when the region reaches beyond it", () => {
+    // The region's top half is the band beyond the face's outline, left as the target was; the
+    // face below is darker all over.
+    const faceBox = { x: 0, y: HEIGHT / 2, width: WIDTH, height: HEIGHT / 2 };
+    const original = filled([200, 160, 140]);
+    const face = filled([150, 115, 100]);
+    for (let p = 0; p < faceBox.y * WIDTH; p++) face.set([200, 160, 140], p * 3);
+    const middle = Math.round(faceBox.y + 0.6 * faceBox.height) * WIDTH + WIDTH / 2;
+
+    anchorCentre(face, { rgb: original, lab: toLab(original) }, ellipse(), WIDTH, HEIGHT, faceBox);
+
+    expect(deltaAt(face, original, middle)).toBeLessThan(CENTRE_LIMIT + 0.5);
+    expect(deltaAt(face, original, middle)).toBeGreaterThan(CENTRE_LIMIT - 0.5);
   });
 });

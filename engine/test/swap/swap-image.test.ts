@@ -7,6 +7,8 @@ import { EngineError } from '../../src/faces/engine-error';
 import { faceDistance } from '../../src/faces/face-distance';
 import { largestIndex, type Box } from '../../src/faces/face-order';
 import { loadHuman } from '../../src/faces/human';
+import { meshTopology } from '../../src/faces/mesh-topology';
+import { extendOutline } from '../../src/swap/extend-outline';
 import { swapImage } from '../../src/swap/swap-image';
 import { demoPhoto, demoPhotoAs } from '../faces/fixtures';
 import { deltaE, faceCentreLab, skinRingLab } from '../quality/tone';
@@ -89,19 +91,21 @@ describe('image swap', () => {
     expect([...toneShifts].sort((a, b) => a - b)[pairs.length >> 1]).toBeLessThanOrEqual(4);
   });
 
-  it('changes no pixel outside the swapped face box', async () => {
+  it("changes no pixel outside the box of the swapped face's region", async () => {
     const target = await demoPhotoAs(6, 1024, 'png');
     const before = await decodeAndDetect(target);
     const result = await swapImage({ target, mappings: [{ source: await demoPhoto(4), targetFaceIndex: 1 }] });
     expect(result.format).toBe('png');
-    expect(changedOutside(before.image, await decodeImage(result.image), [before.faces[1]!.box])).toBe(0);
+    const region = extendOutline(before.faces[1]!, before.image, await meshTopology()).box;
+    expect(changedOutside(before.image, await decodeImage(result.image), [region])).toBe(0);
   });
 
   it('swaps only the faces a multi-face mapping names, each with its own source', async () => {
     const target = await demoPhotoAs(4, 1024, 'png');
     const before = await decodeAndDetect(target);
     expect(before.faces).toHaveLength(4);
-    const [one, three] = [before.faces[1]!.box, before.faces[3]!.box];
+    const topology = await meshTopology();
+    const [one, three] = [1, 3].map((index) => extendOutline(before.faces[index]!, before.image, topology).box) as [Box, Box];
     const result = await swapImage({
       target,
       mappings: [
