@@ -1,10 +1,26 @@
 /**
  * Opacity of the swapped face: 0 outside `inside`, rising to 1 over `width` pixels measured
  * inwards from the region's edge (the face outline, and the mouth interior kept from the target),
- * so no hard seam is left where the new face meets the original pixels. Distances come from a
- * two-pass 3-4 chamfer transform over the box.
+ * so no hard seam is left where the new face meets the original pixels (distances: `distanceInside`).
  */
 export function featherMask(inside: Uint8Array, boxWidth: number, boxHeight: number, width: number): Float32Array {
+  const alpha = chamfer(inside, boxWidth, boxHeight);
+  for (let p = 0; p < alpha.length; p++) {
+    const t = Math.min(1, alpha[p]! / 3 / width);
+    alpha[p] = t * t * (3 - 2 * t);
+  }
+  return alpha;
+}
+
+/** Per pixel of the box, its distance in pixels from the nearest pixel outside `inside` (0 outside). */
+export function distanceInside(inside: Uint8Array, boxWidth: number, boxHeight: number): Float32Array {
+  const distance = chamfer(inside, boxWidth, boxHeight);
+  for (let p = 0; p < distance.length; p++) distance[p]! /= 3;
+  return distance;
+}
+
+/** Distances from outside `inside`, in thirds of a pixel, by a two-pass 3-4 chamfer transform. */
+function chamfer(inside: Uint8Array, boxWidth: number, boxHeight: number): Float32Array {
   const far = 1e6;
   const distance = new Float32Array(inside.length);
   for (let p = 0; p < inside.length; p++) distance[p] = inside[p] ? far : 0;
@@ -36,10 +52,5 @@ export function featherMask(inside: Uint8Array, boxWidth: number, boxHeight: num
       distance[p] = d;
     }
   }
-  const alpha = distance;
-  for (let p = 0; p < alpha.length; p++) {
-    const t = Math.min(1, alpha[p]! / 3 / width);
-    alpha[p] = t * t * (3 - 2 * t);
-  }
-  return alpha;
+  return distance;
 }

@@ -7,6 +7,7 @@ import { anchorCentre } from './anchor-centre';
 import { blendFaceShape } from './face-shape';
 import { enhanceFace } from './enhance-face';
 import { extendOutline } from './extend-outline';
+import { fadeBeyondOutline } from './fade-beyond-outline';
 import { featherMask } from './feather-mask';
 import { poissonBlend } from './poisson-blend';
 import type { PreparedSource } from './prepared-source';
@@ -72,7 +73,8 @@ const OCCLUDER_TOLERANCE = 2;
  * tone (`transferTone`); Poisson-blend into the target; bring the face's centre back within reach
  * of the target's colour where the source's detail left it far off (`anchorCentre`), these and the
  * target's skin map on a coarser grid for a large face (`workingGrid`); mix with a
- * feathered mask that leaves in front whatever lies across the target's face and is not its skin,
+ * feathered mask that fades out across the band beyond the face's outline (`fadeBeyondOutline`),
+ * leaves in front whatever lies across the target's face and is not its skin,
  * and the target's own skin where a sliver of the source would be stretched into streaks;
  * optionally enhance.
  */
@@ -116,6 +118,9 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   // cells inwards, and the recognisers found fewer swaps closer to the source (76 % against 79 %).
   const region = grid.factor === 1 ? gridRegion : blendRegion(warped.covered, width, height);
   const alpha = featherMask(region, width, height, Math.max(2, FEATHER_FRACTION * Math.min(width, height)));
+  // Across the band beyond the face's own outline, the new face fades into the hairline.
+  const band = fadeBeyondOutline(target, box, topology.triangles);
+  for (let p = 0; p < alpha.length; p++) alpha[p]! *= band[p]!;
   // Where the source's face was hidden (hair, a hand, background) and no skin was near to fill it from, the target's own pixels stay.
   for (let p = 0; p < alpha.length; p++) alpha[p]! *= filled[p]!;
   // What lies across the target's face and is not its skin (hair, a hand, glasses) stays in front.
