@@ -4,7 +4,7 @@ import { OUTLINE_EXTENSION } from './extend-outline';
 import { distanceInside } from './feather-mask';
 import { paintTriangles } from './rasterise-mesh';
 import { toBox } from './warp-face';
-import { enlargeValues, toGrid, type WorkingGrid } from './working-grid';
+import { enlargeValues, toGrid, workingGrid } from './working-grid';
 
 /**
  * Opacity of the new face over the band a swap reaches beyond the face's own outline
@@ -17,9 +17,8 @@ import { enlargeValues, toGrid, type WorkingGrid } from './working-grid';
  * face wide loses nothing on cells that size, and at full resolution it took a 157x164 box 0.62 ms
  * instead of 0.34, on every video frame.
  */
-export function fadeBeyondOutline(face: Face, box: Box, triangles: Uint16Array, working: WorkingGrid): Float32Array {
-  const factor = Math.max(2, working.factor);
-  const grid = { factor, width: Math.ceil(box.width / factor), height: Math.ceil(box.height / factor) };
+export function fadeBeyondOutline(face: Face, box: Box, triangles: Uint16Array): Float32Array {
+  const grid = workingGrid(box.width, box.height, 2);
   const all = new Uint8Array(triangles.length / 3).fill(1);
   const beyond = paintTriangles(toGrid(toBox(face.mesh, box), grid), triangles, all, grid.width, grid.height);
   for (let p = 0; p < beyond.length; p++) beyond[p] = 1 - beyond[p]!;

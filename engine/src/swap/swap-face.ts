@@ -119,7 +119,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   const region = grid.factor === 1 ? gridRegion : blendRegion(warped.covered, width, height);
   const alpha = featherMask(region, width, height, Math.max(2, FEATHER_FRACTION * Math.min(width, height)));
   // Across the band beyond the face's own outline, the new face fades into the hairline.
-  const band = fadeBeyondOutline(target, box, topology.triangles, grid);
+  const band = fadeBeyondOutline(target, box, topology.triangles);
   for (let p = 0; p < alpha.length; p++) alpha[p]! *= band[p]!;
   // Where the source's face was hidden (hair, a hand, background) and no skin was near to fill it from, the target's own pixels stay.
   for (let p = 0; p < alpha.length; p++) alpha[p]! *= filled[p]!;

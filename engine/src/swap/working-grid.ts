@@ -17,9 +17,12 @@ export interface WorkingGrid {
   height: number;
 }
 
-/** The grid for a box: cells of one pixel (the box itself) up to `GRID_SIZE` across its short side. */
-export function workingGrid(width: number, height: number): WorkingGrid {
-  const factor = Math.max(1, Math.ceil(Math.min(width, height) / GRID_SIZE));
+/**
+ * The grid for a box: cells of one pixel (the box itself) up to `GRID_SIZE` across its short side,
+ * and at least `smallestFactor` pixels across.
+ */
+export function workingGrid(width: number, height: number, smallestFactor = 1): WorkingGrid {
+  const factor = Math.max(smallestFactor, Math.ceil(Math.min(width, height) / GRID_SIZE));
   return { factor, width: Math.ceil(width / factor), height: Math.ceil(height / factor) };
 }
 

@@ -4,7 +4,6 @@ import { detectFaces, type Face } from '../../src/faces/detect-faces';
 import { meshTopology, type MeshTopology } from '../../src/faces/mesh-topology';
 import { extendOutline, OUTLINE_EXTENSION } from '../../src/swap/extend-outline';
 import { fadeBeyondOutline } from '../../src/swap/fade-beyond-outline';
-import { workingGrid } from '../../src/swap/working-grid';
 import { prepareSource } from '../../src/swap/prepared-source';
 import { swapFaceInto } from '../../src/swap/swap-face';
 import { demoPhoto } from '../faces/fixtures';
@@ -62,7 +61,7 @@ describe('fadeBeyondOutline', () => {
     const { image, faces } = photos.get(4)!;
     const face = faces[0]!;
     const { box } = extendOutline(face, image, topology);
-    const fade = fadeBeyondOutline(face, box, topology.triangles, workingGrid(box.width, box.height));
+    const fade = fadeBeyondOutline(face, box, topology.triangles);
     const size = Math.min(face.box.width, face.box.height);
     const above = (share: number) => {
       const [x, y] = point(face.mesh, FOREHEAD).map(Math.round) as [number, number];
