@@ -7,13 +7,13 @@ const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 };
-const median = (values: number[]) => quantile(values, 0.5);
-const worst = (values: number[]) => (values.length ? Math.max(...values) : NaN);
+export const median = (values: number[]) => quantile(values, 0.5);
+export const worst = (values: number[]) => (values.length ? Math.max(...values) : NaN);
 const pct = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(0)} %` : '-');
 const f1 = (v: number) => (Number.isNaN(v) ? '-' : v.toFixed(1));
 const f2 = (v: number) => (Number.isNaN(v) ? '-' : v.toFixed(2));
 
-const passes = (r: StillResult, which: 'faceres' | 'faceres-deep' | 'both') =>
+export const passes = (r: StillResult, which: 'faceres' | 'faceres-deep' | 'both') =>
   r.margins !== null && (which === 'both' ? r.margins.faceres > 0 && r.margins['faceres-deep'] > 0 : r.margins[which] > 0);
 
 /** One summary row over a set of swaps. */
