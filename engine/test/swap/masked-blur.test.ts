@@ -66,6 +66,33 @@ describe('masked low-pass', () => {
     });
   }
 
+  // Radius 4 is worked out at full resolution, 9 and 20 on cells of 2 and 5 pixels.
+  for (const radius of [4, 9, 20]) {
+    it(`blurs a one-channel map from its masked pixels only, keeping a ramp within half a level, radius ${radius}`, () => {
+      const { mask } = scene();
+      const map = new Float32Array(W * H);
+      for (let p = 0; p < map.length; p++) map[p] = mask[p] ? 0.5 * (p % W) : 1000;
+      const blurred = blurMap(map, W, H, radius, mask);
+      const margin = 3 * radius;
+      let ramp = 0;
+      for (let y = margin; y < H - margin; y++) {
+        for (let x = margin; x < 180 - margin; x++) {
+          if ((x - 80) ** 2 + (y - 100) ** 2 < (20 + margin) ** 2) continue;
+          ramp = Math.max(ramp, Math.abs(blurred[y * W + x]! - 0.5 * x));
+        }
+      }
+      expect(ramp).toBeLessThan(0.5);
+      // The disc left out of the mask takes its neighbourhood's values (or 0 beyond their reach), never its own 1000.
+      expect(blurred[100 * W + 80]!).toBeLessThan(41);
+    });
+  }
+
+  it('gives 0 where no masked pixel is near', () => {
+    const mask = new Uint8Array(W * H);
+    for (let p = 0; p < mask.length; p++) mask[p] = p % W < 20 ? 1 : 0;
+    for (const radius of [4, 9]) expect(blurMap(new Float32Array(W * H).fill(3), W, H, radius, mask)[100 * W + 200]).toBe(0);
+  });
+
   it('gives the same low-passes after larger and smaller ones have run (the buffers it reuses carry nothing over)', () => {
     const { values, mask } = scene();
     const at = Int32Array.from({ length: 500 }, (_, n) => n * 37);
