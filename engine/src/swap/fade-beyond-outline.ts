@@ -18,7 +18,7 @@ import { enlargeValues, toGrid, workingGrid } from './working-grid';
  * instead of 0.34, on every video frame.
  */
 export function fadeBeyondOutline(face: Face, box: Box, triangles: Uint16Array): Float32Array {
-  const grid = workingGrid(box.width, box.height, 2);
+  const grid = workingGrid(box.width, box.height, { smallestFactor: 2 });
   const all = new Uint8Array(triangles.length / 3).fill(1);
   const beyond = paintTriangles(toGrid(toBox(face.mesh, box), grid), triangles, all, grid.width, grid.height);
   for (let p = 0; p < beyond.length; p++) beyond[p] = 1 - beyond[p]!;

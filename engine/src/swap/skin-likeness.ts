@@ -96,6 +96,11 @@ export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology
   return { likeness: skinLikeness(lab, skin, withBit(JUDGE), withBit(FACE), width, height, { tolerance: judging.tolerance, followOnly }), skin };
 }
 
+/** The colour of a face's skin in its box, learnt from its mesh's plain-skin triangles as `faceSkinLikeness` learns it. */
+export function faceSkin(lab: Float32Array, mesh: Float32Array, topology: MeshTopology, width: number, height: number): TrimmedColour {
+  return learnSkin(lab, triangleFlags(mesh, topology.triangles, topology.skin, width, height));
+}
+
 /** Bits of `judgingFlags`. */
 const [FACE, JUDGE, SKIN, FOLLOW_ONLY, BROW] = [1, 2, 4, 8, 16];
 

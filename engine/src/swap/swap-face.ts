@@ -14,11 +14,11 @@ import type { PreparedSource } from './prepared-source';
 import { indicesOf } from './mask-indices';
 import { blurMap, maskedBlur } from './masked-blur';
 import { toLab } from './lab-colour';
-import { faceSkinLikeness } from './skin-likeness';
+import { faceSkin, faceSkinLikeness } from './skin-likeness';
 import { maskOf } from './rasterise-mesh';
 import { transferTone } from './transfer-colour';
 import { toBox, warpFace, type WarpedFace } from './warp-face';
-import { enlargeValues, layBack, shrinkMask, shrinkValues, toGrid, workingGrid, type WorkingGrid } from './working-grid';
+import { enlargeValues, layBack, shrinkMask, shrinkValues, SKIN_MAP_CELLS, toGrid, workingGrid, type WorkingGrid } from './working-grid';
 
 export interface SwapFaceOptions {
   /** The mesh's structure (`meshTopology()`). */
@@ -72,7 +72,7 @@ const OCCLUDER_TOLERANCE = 2;
  * target's mouth interior (a hole in the triangulation); give it the target's lighting and skin
  * tone (`transferTone`); Poisson-blend into the target; bring the face's centre back within reach
  * of the target's colour where the source's detail left it far off (`anchorCentre`), these and the
- * target's skin map on a coarser grid for a large face (`workingGrid`); mix with a
+ * target's skin map on coarser grids for a large face (`workingGrid`); mix with a
  * feathered mask that fades out across the band beyond the face's outline (`fadeBeyondOutline`),
  * leaves in front whatever lies across the target's face and is not its skin,
  * and the target's own skin where a sliver of the source would be stretched into streaks;
@@ -94,9 +94,11 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   const warpedSkin = confident(maskOf(warped.map, topology.skin), warped.confidence);
   const grid = workingGrid(width, height);
   const coarse = onGrid(grid, { warped, warpedSkin, original }, width, height);
-  // The target's skin map, on the grid too: both what stays in front of the new face and the tone
-  // transfer's statistics come from it.
-  const own = faceSkinLikeness(coarse.originalLab, toGrid(toBox(mesh, box), grid), topology, grid.width, grid.height, {
+  // The target's skin map, on a grid of its own (`SKIN_MAP_CELLS`): what stays in front of the new face.
+  const boxMesh = toBox(mesh, box);
+  const skinGrid = workingGrid(width, height, { cells: SKIN_MAP_CELLS });
+  const skinGridLab = skinGrid.factor === grid.factor ? coarse.originalLab : toLab(skinGrid.factor === 1 ? original : shrinkValues(original, 3, width, height, skinGrid));
+  const own = faceSkinLikeness(skinGridLab, toGrid(boxMesh, skinGrid), topology, skinGrid.width, skinGrid.height, {
     tolerance: OCCLUDER_TOLERANCE,
     features: 'outline',
   });
@@ -104,7 +106,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
     warped: coarse.rgb,
     targetLab: coarse.originalLab,
     apply: indicesOf(coarse.covered),
-    targetSkin: own.skin,
+    targetSkin: skinGrid.factor === grid.factor ? own.skin : faceSkin(coarse.originalLab, toGrid(boxMesh, grid), topology, grid.width, grid.height),
     warpedSkin: coarse.warpedSkin,
     width: grid.width,
     height: grid.height,
@@ -124,7 +126,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   // Where the source's face was hidden (hair, a hand, background) and no skin was near to fill it from, the target's own pixels stay.
   for (let p = 0; p < alpha.length; p++) alpha[p]! *= filled[p]!;
   // What lies across the target's face and is not its skin (hair, a hand, glasses) stays in front.
-  const likeness = grid.factor === 1 ? own.likeness : enlargeValues(own.likeness, 1, grid, width, height);
+  const likeness = skinGrid.factor === 1 ? own.likeness : enlargeValues(own.likeness, 1, skinGrid, width, height);
   for (let p = 0; p < alpha.length; p++) alpha[p]! *= likeness[p]!;
   // Where the source was stretched into streaks, the target's own skin stays; softened so no triangle's edge shows.
   if (warped.sharpness) {

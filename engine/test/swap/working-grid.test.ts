@@ -9,16 +9,21 @@ function boxOf(width: number, height: number, f: (x: number, y: number) => numbe
 }
 
 describe('working grid', () => {
-  it('keeps a box up to 160 px across its short side at full resolution', () => {
-    expect(workingGrid(160, 400)).toEqual({ factor: 1, width: 160, height: 400 });
+  it('keeps a box up to 100 px across its short side at full resolution', () => {
+    expect(workingGrid(100, 400)).toEqual({ factor: 1, width: 100, height: 400 });
     expect(workingGrid(90, 120).factor).toBe(1);
   });
 
-  it('coarsens a larger box to at most 160 cells across its short side', () => {
-    expect(workingGrid(230, 258)).toEqual({ factor: 2, width: 115, height: 129 });
+  it('coarsens a larger box to at most 100 cells across its short side', () => {
+    expect(workingGrid(230, 258)).toEqual({ factor: 3, width: 77, height: 86 });
     const big = workingGrid(450, 600);
-    expect(big.factor).toBe(3);
-    expect(Math.min(big.width, big.height)).toBeLessThanOrEqual(160);
+    expect(big.factor).toBe(5);
+    expect(Math.min(big.width, big.height)).toBeLessThanOrEqual(100);
+  });
+
+  it('takes as many cells across as asked, and cells of at least the smallest factor', () => {
+    expect(workingGrid(230, 258, { cells: 160 })).toEqual({ factor: 2, width: 115, height: 129 });
+    expect(workingGrid(90, 120, { smallestFactor: 2 })).toEqual({ factor: 2, width: 45, height: 60 });
   });
 
   it("averages each cell's pixels, the part cells at the right and bottom edge included", () => {
