@@ -15,6 +15,7 @@ import { indicesOf } from './mask-indices';
 import { blurMap, maskedBlur } from './masked-blur';
 import { toLab } from './lab-colour';
 import { faceSkin, faceSkinLikeness } from './skin-likeness';
+import { monochromeHue, takeHue } from './monochrome';
 import { maskOf } from './rasterise-mesh';
 import { transferTone } from './transfer-colour';
 import { toBox, warpFace, type WarpedFace } from './warp-face';
@@ -72,7 +73,8 @@ const OCCLUDER_TOLERANCE = 2;
  * target's mouth interior (a hole in the triangulation); give it the target's lighting and skin
  * tone (`transferTone`); Poisson-blend into the target; bring the face's centre back within reach
  * of the target's colour where the source's detail left it far off (`anchorCentre`), these and the
- * target's skin map on coarser grids for a large face (`workingGrid`); mix with a
+ * target's skin map on coarser grids for a large face (`workingGrid`); on a photo in one colour
+ * (black and white, sepia), give the new face that colour (`takeHue`); mix with a
  * feathered mask that fades out across the band beyond the face's outline (`fadeBeyondOutline`),
  * leaves in front whatever lies across the target's face and is not its skin,
  * and the target's own skin where a sliver of the source would be stretched into streaks;
@@ -116,6 +118,9 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   poissonBlend(coarse.rgb, coarse.original, gridRegion, skin, grid.width, grid.height, Math.max(2, BLEND_REACH * Math.min(grid.width, grid.height)));
   anchorCentre(coarse.rgb, { rgb: coarse.original, lab: coarse.originalLab }, gridRegion, grid.width, grid.height, faceOnGrid(target.box, box, grid));
   if (coarse.drawn) layBack(warped.rgb, { toned: coarse.rgb, drawn: coarse.drawn, covered: coarse.covered }, grid, width, height);
+  // On a photo in one colour (black and white, sepia), the new face takes that colour.
+  const hue = monochromeHue(coarse.originalLab, own.skin.median);
+  if (hue) takeHue(warped.rgb, warped.covered, hue);
   // The opacity is worked out at full resolution: on the grid, the region's edge moved up to two
   // cells inwards, and the recognisers found fewer swaps closer to the source (76 % against 79 %).
   const region = grid.factor === 1 ? gridRegion : blendRegion(warped.covered, width, height);

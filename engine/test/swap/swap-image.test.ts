@@ -9,6 +9,7 @@ import { largestIndex, type Box } from '../../src/faces/face-order';
 import { loadHuman } from '../../src/faces/human';
 import { meshTopology } from '../../src/faces/mesh-topology';
 import { extendOutline } from '../../src/swap/extend-outline';
+import { toLab } from '../../src/swap/lab-colour';
 import { swapImage } from '../../src/swap/swap-image';
 import { demoPhoto, demoPhotoAs } from '../faces/fixtures';
 import { deltaE, faceCentreLab, skinRingLab } from '../quality/tone';
@@ -33,6 +34,20 @@ function changedOutside(before: DecodedImage, after: DecodedImage, boxes: Box[])
     }
   }
   return changed;
+}
+
+/** The (a*, b*) of the pixels in `box`: all of them, or only those that differ from `unlike` by more than 8 levels in a channel. */
+function boxChroma(image: DecodedImage, box: Box, unlike?: DecodedImage): [number, number][] {
+  const out: [number, number][] = [];
+  for (let y = box.y; y < box.y + box.height; y++) {
+    for (let x = box.x; x < box.x + box.width; x++) {
+      const p = (y * image.width + x) * 3;
+      if (unlike && [0, 1, 2].every((k) => Math.abs(image.rgb[p + k]! - unlike.rgb[p + k]!) <= 8)) continue;
+      const lab = toLab(image.rgb.subarray(p, p + 3));
+      out.push([lab[1]!, lab[2]!]);
+    }
+  }
+  return out;
 }
 
 /** A demo photo and its largest face (with its descriptor) as the engine finds it. */
@@ -130,6 +145,26 @@ describe('image swap', () => {
     expect(progress[0]).toBe(0);
     expect(progress.at(-1)).toBe(100);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it.each([
+    { kind: 'black-and-white', tint: null },
+    { kind: 'sepia', tint: '#a0703c' },
+  ])("gives a $kind photo a face in the photo's own colour, not the source's make-up", async ({ tint }) => {
+    const grey = sharp(await demoPhotoAs(2, 800, 'jpeg')).greyscale();
+    const target = await (tint ? grey.tint(tint) : grey).jpeg().toBuffer();
+    const before = await decodeAndDetect(target);
+    const box = before.faces[largestIndex(before.faces.map((face) => face.box))]!.box;
+    // Photo 1's face wears blue eye make-up and purple lipstick.
+    const after = await decodeImage((await swapImage({ target, mappings: [{ source: await demoPhoto(1) }] })).image);
+
+    const hueBefore = boxChroma(before.image, box);
+    const median = (values: number[]) => [...values].sort((x, y) => x - y)[values.length >> 1]!;
+    const [a, b] = [median(hueBefore.map(([x]) => x)), median(hueBefore.map(([, y]) => y))];
+    const changed = boxChroma(after, box, before.image);
+    expect(changed.length).toBeGreaterThan(0.2 * box.width * box.height);
+    const offHue = changed.map(([x, y]) => Math.hypot(x - a, y - b)).sort((x, y) => x - y);
+    expect(offHue[Math.floor(0.99 * offHue.length)]).toBeLessThan(4);
   });
 
   it('says how many faces the target has when the index is out of range', async () => {
