@@ -53,8 +53,8 @@ export interface ToneInput {
  *    excluded), and robustly: medians and median absolute deviations, after dropping pixels far
  *    from the skin's median (hair across the forehead, glasses, background at the outline).
  * 2. Each channel is shifted so the source's skin median lands on the target's, and scaled by
- *    the ratio of spreads within `MIN_SPREAD_RATIO`-`MAX_SPREAD_RATIO` (colour lower, down to
- *    `MAX_CHROMA_SPREAD` times the target's spread).
+ *    the ratio of spreads within `MIN_SPREAD_RATIO`-`MAX_SPREAD_RATIO` (lightness lower on a
+ *    darker target: `darker`; colour lower, down to `MAX_CHROMA_SPREAD` times the target's spread).
  * 3. A frequency split: the low-pass of the target's skin (its shading, the light's colour, a
  *    flushed cheek) replaces the low-pass of the source's skin, and the source keeps everything
  *    finer (pores, wrinkles, the depth of eyes and mouth). The low-passes are taken over skin
@@ -74,7 +74,7 @@ export function transferTone(input: ToneInput): Uint8Array {
   }
   const scale = [0, 1, 2].map((k) => {
     const ratio = targetSkin.spread[k]! / Math.max(warpedSkin.spread[k]!, 1e-3);
-    const floor = k === 0 ? MIN_SPREAD_RATIO : Math.min(MIN_SPREAD_RATIO, MAX_CHROMA_SPREAD * ratio);
+    const floor = k === 0 ? MIN_SPREAD_RATIO * darker(targetSkin.median[0]!, warpedSkin.median[0]!) : Math.min(MIN_SPREAD_RATIO, MAX_CHROMA_SPREAD * ratio);
     return clamp(ratio, floor, MAX_SPREAD_RATIO);
   });
   const [from, to] = [warpedSkin.median, targetSkin.median];
@@ -128,6 +128,19 @@ function asSkin(colour: TrimmedColour, pixels: number): Skin {
   const mask = new Uint8Array(pixels);
   for (let n = 0; n < colour.kept.length; n++) mask[colour.kept[n]!] = 1;
   return { ...colour, mask, count: colour.kept.length };
+}
+
+/**
+ * How much less a given change of light moves the lightness of skin at the target's median L\*
+ * than at the source's, when the target is the darker (1 otherwise). L\* follows the cube root of
+ * luminance, so a relative change of light moves it in proportion to L\* + 16: on a photo a third as
+ * bright, the same shading is about half as many L\* units deep. The contrast floor is lowered by
+ * it: on demo photo 6 darkened to 0.3 of its light (skin L\* 20, spreading 2.8 units) source 2-1's
+ * lit cheeks and forehead, kept at 0.8 of her spread (9.8), stood out from the person's own face;
+ * on the quality report's subset the same passes (137 of 154) and margins' sums within 0.2 %.
+ */
+function darker(target: number, source: number): number {
+  return Math.min(1, (target + 16) / (source + 16));
 }
 
 function clamp(v: number, lo: number, hi: number): number {

@@ -8,12 +8,15 @@ const SIZE = 60;
 const PIXELS = SIZE * SIZE;
 const everywhere = () => new Uint8Array(PIXELS).fill(1);
 
-/** A box of skin in Lab whose b* swings by up to `swing` across stripes about five pixels wide, with small noise on every channel. */
-function stripedSkin(lightness: number, a: number, b: number, swing: number): Float32Array {
+/**
+ * A box of skin in Lab whose b* swings by up to `swing` (and L* by up to `shading`) across stripes
+ * about five pixels wide, with small noise on every channel.
+ */
+function stripedSkin(lightness: number, a: number, b: number, swing: number, shading = 0): Float32Array {
   const lab = new Float32Array(PIXELS * 3);
   for (let p = 0; p < PIXELS; p++) {
     const x = p % SIZE;
-    lab.set([lightness + Math.sin(p * 0.7), a + 0.8 * Math.cos(p * 1.3), b + swing * Math.sin(x * 1.3) + 0.8 * Math.sin(p * 2.1)], p * 3);
+    lab.set([lightness + shading * Math.sin(x * 0.9 + 0.3) + Math.sin(p * 0.7), a + 0.8 * Math.cos(p * 1.3), b + swing * Math.sin(x * 1.3) + 0.8 * Math.sin(p * 2.1)], p * 3);
   }
   return lab;
 }
@@ -40,6 +43,15 @@ describe('tone transfer', () => {
     // The source's b* swings 30 units across its stripes, as under a blue and an orange light.
     const spread = tone(stripedSkin(60, 15, 10, 15), target);
     expect(spread[2]!).toBeLessThanOrEqual(2 * targetSpread[2]! + 0.5);
+  });
+
+  it("lowers a lit source's contrast on a dark target as the darker light would", () => {
+    // The source's skin at L* 60 spreads about 10 units; the target's at L* 20 about 2.
+    const source = stripedSkin(60, 15, 10, 3, 14);
+    const sourceSpread = learnSkin(source, everywhere()).spread;
+    const spread = tone(source, stripedSkin(20, 5, 10, 3, 2));
+    // At most the contrast floor (0.8) times the light's effect at L* 20 against 60, (20 + 16) / (60 + 16).
+    expect(spread[0]!).toBeLessThanOrEqual(0.8 * (36 / 76) * sourceSpread[0]! + 0.5);
   });
 
   it("keeps a source's colour detail when it spreads about as widely as the target's", () => {
