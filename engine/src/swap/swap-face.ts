@@ -99,7 +99,8 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   // The target's skin map, on a grid of its own (`SKIN_MAP_CELLS`): what stays in front of the new face.
   const boxMesh = toBox(mesh, box);
   const skinGrid = workingGrid(width, height, { cells: SKIN_MAP_CELLS });
-  const skinGridLab = skinGrid.factor === grid.factor ? coarse.originalLab : toLab(skinGrid.factor === 1 ? original : shrinkValues(original, 3, width, height, skinGrid));
+  const sameGrid = skinGrid.factor === grid.factor;
+  const skinGridLab = sameGrid ? coarse.originalLab : toLab(skinGrid.factor === 1 ? original : shrinkValues(original, 3, width, height, skinGrid));
   const own = faceSkinLikeness(skinGridLab, toGrid(boxMesh, skinGrid), topology, skinGrid.width, skinGrid.height, {
     tolerance: OCCLUDER_TOLERANCE,
     features: 'outline',
@@ -108,7 +109,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
     warped: coarse.rgb,
     targetLab: coarse.originalLab,
     apply: indicesOf(coarse.covered),
-    targetSkin: skinGrid.factor === grid.factor ? own.skin : faceSkin(coarse.originalLab, toGrid(boxMesh, grid), topology, grid.width, grid.height),
+    targetSkin: sameGrid ? own.skin : faceSkin(coarse.originalLab, toGrid(boxMesh, grid), topology, grid.width, grid.height),
     warpedSkin: coarse.warpedSkin,
     width: grid.width,
     height: grid.height,
