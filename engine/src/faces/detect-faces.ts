@@ -66,6 +66,24 @@ async function detectionCopy(image: RgbImage): Promise<{ copy: RgbImage; scaleX:
   return { copy, scaleX: image.width / width, scaleY: image.height / height };
 }
 
+/**
+ * Frames up to 1920x1080 are given to the models through one buffer kept by the thread. The models
+ * work in float32: handed bytes as int32, tfjs first copied them into a new int32 array and Human
+ * then cast that to float32, two whole-frame copies per detection that the buffer saves (a
+ * 1280x720 frame's int32 copy alone was an 11 MB allocation, and video detects about four frames
+ * a second). Larger stills allocate their own.
+ */
+const KEPT_VALUES = 1920 * 1080 * 3;
+let keptValues = new Float32Array(0);
+
+/** The image's bytes as float32, as the models read them; valid until the next call. */
+function modelValues(rgb: Uint8Array): Float32Array {
+  if (rgb.length <= KEPT_VALUES && keptValues.length !== rgb.length) keptValues = new Float32Array(rgb.length);
+  const values = rgb.length <= KEPT_VALUES ? keptValues : new Float32Array(rgb.length);
+  for (let i = 0; i < rgb.length; i++) values[i] = rgb[i]!;
+  return values;
+}
+
 let queue: Promise<unknown> = Promise.resolve();
 
 /** Human keeps per-call state, so calls on one thread run one after another. */
@@ -85,7 +103,7 @@ function serialised<T>(task: () => Promise<T>): Promise<T> {
 export function detectFaces(image: RgbImage, options: DetectOptions = {}): Promise<Face[]> {
   return serialised(async () => {
     const [tf, human, { copy, scaleX, scaleY }] = await Promise.all([initTf(), loadHuman(options.recogniser), detectionCopy(image)]);
-    const plain = tf.tensor3d(copy.rgb, [copy.height, copy.width, 3], 'int32');
+    const plain = tf.tensor3d(modelValues(copy.rgb), [copy.height, copy.width, 3], 'float32');
     const look = async (padding: number, descriptors: boolean): Promise<Face[]> => {
       const pad = Math.round(padding * Math.min(copy.width, copy.height));
       const input = pad > 0 ? tf.mirrorPad(plain, [[pad, pad], [pad, pad], [0, 0]], 'reflect') : plain;
