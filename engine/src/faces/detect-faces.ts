@@ -80,7 +80,8 @@ let keptValues = new Float32Array(0);
 function modelValues(rgb: Uint8Array): Float32Array {
   if (rgb.length <= KEPT_VALUES && keptValues.length !== rgb.length) keptValues = new Float32Array(rgb.length);
   const values = rgb.length <= KEPT_VALUES ? keptValues : new Float32Array(rgb.length);
-  for (let i = 0; i < rgb.length; i++) values[i] = rgb[i]!;
+  // `set` converts natively: a loop in code took 3 ms at 1280x720 once optimised, 50 before.
+  values.set(rgb);
   return values;
 }
 

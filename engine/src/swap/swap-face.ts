@@ -245,7 +245,8 @@ function readBox(frame: RgbImage, box: Face['box']): Float32Array {
   const out = new Float32Array(box.width * box.height * 3);
   for (let y = 0; y < box.height; y++) {
     const from = ((box.y + y) * frame.width + box.x) * 3;
-    for (let i = 0; i < box.width * 3; i++) out[y * box.width * 3 + i] = frame.rgb[from + i]!;
+    // `set` converts bytes to floats natively, several times faster than a loop in code.
+    out.set(frame.rgb.subarray(from, from + box.width * 3), y * box.width * 3);
   }
   return out;
 }
