@@ -16,6 +16,7 @@ import { blurMap, maskedBlur } from './masked-blur';
 import { toLab } from './lab-colour';
 import { faceSkin, faceSkinLikeness } from './skin-likeness';
 import { monochromeHue, takeHue } from './monochrome';
+import { matchSharpness } from './match-sharpness';
 import { maskOf } from './rasterise-mesh';
 import { transferTone } from './transfer-colour';
 import { toBox, warpFace, type WarpedFace } from './warp-face';
@@ -69,7 +70,8 @@ const OCCLUDER_TOLERANCE = 2;
  * (the other view stands in where the chosen one is not the source's skin: see `warpFace`); give the
  * target's mesh the source's inner proportions; warp the source onto that mesh, triangle by
  * triangle, eyes included (they carry much of the identity; the source's eyes land in the
- * target's lid outline); paint skin over what hid the source's face (`fillNotSkin`); keep the
+ * target's lid outline); soften it to the target's blur where the target is the softer photo
+ * (`matchSharpness`); paint skin over what hid the source's face (`fillNotSkin`); keep the
  * target's mouth interior (a hole in the triangulation); give it the target's lighting and skin
  * tone (`transferTone`); Poisson-blend into the target; bring the face's centre back within reach
  * of the target's colour where the source's detail left it far off (`anchorCentre`), these and the
@@ -91,6 +93,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   const shape = blendFaceShape(mesh, primary.mesh, topology.rings, SHAPE_STRENGTH);
   const warped = warpFace({ primary, secondary }, shape, box, topology.triangles);
   const original = readBox(frame, box);
+  matchSharpness(warped.rgb, confident(warped.covered.slice(), warped.confidence), original, maskOf(warped.map, topology.features), width, height);
   const filled = fillNotSkin(warped.rgb, warped.confidence, warped.covered, width, height);
   step('warp');
   const warpedSkin = confident(maskOf(warped.map, topology.skin), warped.confidence);
