@@ -34,6 +34,8 @@ export function edgeBlur(rgb: Float32Array, features: Uint8Array, width: number,
   for (let p = 0; p < light.length; p++) light[p] = 0.299 * rgb[p * 3]! + 0.587 * rgb[p * 3 + 1]! + 0.114 * rgb[p * 3 + 2]!;
   // The gradients' histogram, in steps of a quarter level, gives the steepest share's threshold.
   const histogram = new Int32Array(GRADIENT_STEPS);
+  // Per read feature pixel, its gradient (0 elsewhere and below `MIN_GRADIENT`).
+  const gradients = new Float32Array(light.length);
   let count = 0;
   for (let y = r; y < height - r; y += ROW_STEP) {
     for (let p = y * width + r, end = (y + 1) * width - r; p < end; p++) {
@@ -41,6 +43,7 @@ export function edgeBlur(rgb: Float32Array, features: Uint8Array, width: number,
       const gx = light[p + 1]! - light[p - 1]!, gy = light[p + width]! - light[p - width]!;
       const gradient = Math.sqrt(gx * gx + gy * gy) / 2;
       if (gradient < MIN_GRADIENT) continue;
+      gradients[p] = gradient;
       histogram[Math.min(GRADIENT_STEPS - 1, Math.floor(gradient * 4))]!++;
       count++;
     }
@@ -54,10 +57,8 @@ export function edgeBlur(rgb: Float32Array, features: Uint8Array, width: number,
   const blurs: number[] = [];
   for (let y = r; y < height - r; y += ROW_STEP) {
     for (let p = y * width + r, end = (y + 1) * width - r; p < end; p++) {
-      if (!features[p]) continue;
-      const gx = light[p + 1]! - light[p - 1]!, gy = light[p + width]! - light[p - width]!;
-      const gradient = Math.sqrt(gx * gx + gy * gy) / 2;
-      if (gradient < threshold) continue;
+      const gradient = gradients[p]!;
+      if (gradient === 0 || gradient < threshold) continue;
       let low = Infinity, high = -Infinity;
       for (let dy = -r; dy <= r; dy++) {
         for (let q = p + dy * width - r, last = q + 2 * r; q <= last; q++) {
