@@ -1,3 +1,4 @@
+import { scratchFloats } from './scratch-floats';
 import { between } from './working-grid';
 
 /**
@@ -42,7 +43,7 @@ export function maskedBlur(values: Float32Array, mask: Uint8Array, width: number
  */
 export function blurMap(map: Float32Array, width: number, height: number, radius: number, mask?: Uint8Array): Float32Array {
   if (radius >= COARSE_FROM_RADIUS) return coarseMapLowPass(map, width, height, radius, mask);
-  const stack = scratch('stack', map.length * 2);
+  const stack = scratchFloats('stack', map.length * 2);
   for (let p = 0; p < map.length; p++) {
     const w = mask ? mask[p]! : 1;
     stack[p * 2] = w * map[p]!;
@@ -96,24 +97,9 @@ function coarseMapLowPass(map: Float32Array, width: number, height: number, radi
   return out;
 }
 
-/**
- * Buffers the low-passes use only while they run, kept per thread and reused: a video frame's swap
- * runs several low-passes, and allocating their buffers afresh each time set off most of the
- * garbage collections that cost a 720p video about a tenth of its time. Larger ones are not kept.
- */
-const kept = { stack: new Float32Array(0), spare: new Float32Array(0), low: new Float32Array(0) };
-const MAX_KEPT = 2 ** 20;
-
-/** A buffer of `size` floats for the `slot`'s use until the low-pass using it returns; its contents are left over from its last use. */
-function scratch(slot: keyof typeof kept, size: number): Float32Array {
-  if (size > MAX_KEPT) return new Float32Array(size);
-  if (kept[slot].length < size) kept[slot] = new Float32Array(Math.max(size, Math.ceil(kept[slot].length * 1.5)));
-  return kept[slot].subarray(0, size);
-}
-
 /** The masked values and the mask as four interleaved channels (0 off the mask), low-passed at full resolution; for the pixels of `at`, or all. */
 function fineLowPass(values: Float32Array, mask: Uint8Array, width: number, height: number, radius: number, at?: Int32Array): Float32Array {
-  const stack = scratch('stack', width * height * 4).fill(0);
+  const stack = scratchFloats('stack', width * height * 4).fill(0);
   for (let p = 0; p < mask.length; p++) {
     if (!mask[p]) continue;
     stack[p * 4] = values[p * 3]!;
@@ -123,7 +109,7 @@ function fineLowPass(values: Float32Array, mask: Uint8Array, width: number, heig
   }
   gaussianInPlace(stack, 4, width, height, radius);
   if (!at) return stack;
-  const out = scratch('low', at.length * 4);
+  const out = scratchFloats('low', at.length * 4);
   for (let n = 0; n < at.length; n++) for (let k = 0; k < 4; k++) out[n * 4 + k] = stack[at[n]! * 4 + k]!;
   return out;
 }
@@ -167,7 +153,7 @@ function coarseLowPass(values: Float32Array, mask: Uint8Array, width: number, he
   const { before: left, after: right, share: across } = between(width, factor, cw);
   const { before: above, after: below, share: down } = between(height, factor, ch);
   const count = at ? at.length : width * height;
-  const out = scratch('low', count * 4);
+  const out = scratchFloats('low', count * 4);
   for (let n = 0; n < count; n++) {
     const p = at ? at[n]! : n;
     const x = p % width, y = (p - x) / width;
@@ -201,7 +187,7 @@ function averageCells(cells: Float32Array, channels: number, cw: number, ch: num
  * turn: a swap runs several of these per video frame.
  */
 function gaussianInPlace(stack: Float32Array, channels: number, width: number, height: number, radius: number): void {
-  const spare = scratch('spare', stack.length);
+  const spare = scratchFloats('spare', stack.length);
   for (let pass = 0; pass < 3; pass++) {
     blurLines(stack, spare, channels, width, height, radius, channels, width * channels);
     blurLines(spare, stack, channels, height, width, radius, width * channels, channels);

@@ -1,4 +1,5 @@
 import { maskedBlur } from './masked-blur';
+import { scratchFloats } from './scratch-floats';
 
 /** Half the side of the window whose lightness range is an edge's contrast, px. */
 const EDGE_WINDOW = 3;
@@ -30,12 +31,12 @@ const MIN_EDGE_PIXELS = 20;
  */
 export function edgeBlur(rgb: Float32Array, features: Uint8Array, width: number, height: number): number {
   const r = EDGE_WINDOW;
-  const light = new Float32Array(width * height);
+  const light = scratchFloats('edge-light', width * height);
   for (let p = 0; p < light.length; p++) light[p] = 0.299 * rgb[p * 3]! + 0.587 * rgb[p * 3 + 1]! + 0.114 * rgb[p * 3 + 2]!;
   // The gradients' histogram, in steps of a quarter level, gives the steepest share's threshold.
   const histogram = new Int32Array(GRADIENT_STEPS);
   // Per read feature pixel, its gradient (0 elsewhere and below `MIN_GRADIENT`).
-  const gradients = new Float32Array(light.length);
+  const gradients = scratchFloats('edge-gradients', light.length).fill(0);
   let count = 0;
   for (let y = r; y < height - r; y += ROW_STEP) {
     for (let p = y * width + r, end = (y + 1) * width - r; p < end; p++) {
