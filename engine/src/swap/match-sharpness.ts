@@ -25,9 +25,10 @@ const MIN_EDGE_PIXELS = 20;
  * How blurred the edges of a face's features are, as the sigma (px) of a Gaussian that would blur
  * a sharp edge that much: over the steepest tenth of the feature pixels, those with a range of
  * lightness around them (an edge), the median of range / (gradient * sqrt(2 pi)) (a step of height
- * R blurred by sigma has the gradient R / (sigma sqrt(2 pi)) at its middle). The eyes, brows and lips have such edges in every face,
- * so a soft photo tells from a sharp one whatever the skin's own texture: the demo photos' faces
- * measure 1.3-2.0 px (photos 4 and 5, visibly soft, 1.8-2.0). NaN when too few edges.
+ * R blurred by sigma has the gradient R / (sigma sqrt(2 pi)) at its middle). The eyes, brows and
+ * lips have such edges in every face, so a soft photo tells from a sharp one whatever the skin's
+ * own texture: the demo photos' faces measure 1.3-2.0 px (photos 4 and 5, visibly soft, 1.8-2.0).
+ * NaN when too few edges.
  */
 export function edgeBlur(rgb: Float32Array, features: Uint8Array, width: number, height: number): number {
   const r = EDGE_WINDOW;
@@ -59,7 +60,8 @@ export function edgeBlur(rgb: Float32Array, features: Uint8Array, width: number,
   for (let y = r; y < height - r; y += ROW_STEP) {
     for (let p = y * width + r, end = (y + 1) * width - r; p < end; p++) {
       const gradient = gradients[p]!;
-      if (gradient === 0 || gradient < threshold) continue;
+      // Unread and gentle pixels hold 0, below any threshold (at least `MIN_GRADIENT`).
+      if (gradient < threshold) continue;
       let low = Infinity, high = -Infinity;
       for (let dy = -r; dy <= r; dy++) {
         for (let q = p + dy * width - r, last = q + 2 * r; q <= last; q++) {
@@ -80,9 +82,9 @@ export function edgeBlur(rgb: Float32Array, features: Uint8Array, width: number,
  * Softens the warped source (`rgb`, in place on the `drawn` pixels) to the target's blur when the
  * target is the softer, so the new face is not sharper than the photo or frame it is put in (a soft
  * or out-of-focus photo, a video frame). `drawn` holds the source's own face only: blurred in, the
- * hair or background it has at its outline left a dark line along the new face's jaw. The added blur is what takes the source's edges to the
- * target's (sigma² adds up), as three box passes of the nearest radius; none under one pixel.
- * Returns the radius used (0: left as drawn).
+ * hair or background it has at its outline left a dark line along the new face's jaw. The added
+ * blur is what takes the source's edges to the target's (sigma² adds up) less `BLUR_ALLOWANCE`.
+ * Returns the radius used times the share mixed in (0: left as drawn).
  */
 export function matchSharpness(rgb: Float32Array, drawn: Uint8Array, target: Float32Array, features: Uint8Array, width: number, height: number): number {
   const [own, wanted] = [edgeBlur(rgb, features, width, height), edgeBlur(target, features, width, height)];
