@@ -119,4 +119,29 @@ describe('skin likeness', () => {
     expect(likeness[50 * SIZE + 6]!).toBe(0);
     expect(likeness[50 * SIZE + SIZE - 6]!).toBeGreaterThan(0.3);
   });
+
+  it('tells hair from skin lit by two colours by the skin around it, when asked to follow the light', () => {
+    // Light going from blue on the left to warm on the right (b* -5 → 35), and a strand of warm
+    // brown hair coming in across the blue side, within the whole face's spread of colour.
+    const box = skinBox();
+    const hair: number[] = [];
+    for (let y = 0; y < SIZE; y++) {
+      for (let x = 0; x < SIZE; x++) {
+        const p = y * SIZE + x;
+        const isHair = x < 25 && y >= 40 && y < 60;
+        if (isHair && box.judge[p]) hair.push(p);
+        box.lab.set(isHair ? [55, 12, 30] : [SKIN[0] + ((x + y) % 3) - 1, SKIN[1], -5 + (40 * x) / SIZE], p * 3);
+        box.learnFrom[p] = isHair ? 0 : box.face[p]!;
+      }
+    }
+    const learnt = learnSkin(box.lab, box.learnFrom);
+    const judged = (followLight: boolean) => skinLikeness(box.lab, learnt, box.judge, box.face, SIZE, SIZE, { tolerance: 1.5, followLight });
+
+    const oneColour = judged(false);
+    const followed = judged(true);
+
+    expect(Math.min(...hair.map((p) => oneColour[p]!))).toBe(1);
+    expect(Math.max(...hair.map((p) => followed[p]!))).toBe(0);
+    for (const [x, y] of [[10, 20], [50, 50], [90, 80]] as const) expect(followed[y * SIZE + x]!).toBe(1);
+  });
 });
