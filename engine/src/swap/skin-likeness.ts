@@ -268,7 +268,11 @@ interface SkinReach {
 
 /** The skin's median colour and reaches, or null with too few skin pixels to tell. */
 function robustSkin({ kept, median, spread }: TrimmedColour): SkinReach | null {
-  if (kept.length < 16) return null;
+  return kept.length < 16 ? null : reaches(median, spread);
+}
+
+/** How far from `median` a colour is still fully skin, for a skin of `spread` per channel. */
+function reaches(median: number[], spread: number[]): SkinReach {
   const reach = spread.map((s, k) => {
     const { spreads, floor } = k === 0 ? LIGHTNESS_REACH : COLOUR_REACH;
     return Math.max(spreads * s, floor);
@@ -286,7 +290,7 @@ function robustSkin({ kept, median, spread }: TrimmedColour): SkinReach | null {
  * recognisers fell 135 → 132 (the skin around a pixel is stricter than the face's spread), where
  * for photo 3's sources alone it held (135).
  */
-function followedLight(lab: Float32Array, learnt: TrimmedColour, width: number, height: number): { colour: Float32Array; skin: SkinReach } | null {
+function followedLight(lab: Float32Array, learnt: TrimmedColour, width: number, height: number): { colour: Float32Array; skin: SkinReach } {
   const learnFrom = new Uint8Array(width * height);
   for (let n = 0; n < learnt.kept.length; n++) learnFrom[learnt.kept[n]!] = 1;
   const around = maskedBlur(lab, learnFrom, width, height, Math.max(2, Math.round(FOLLOWED_LIGHT_RADIUS * Math.min(width, height))));
@@ -296,8 +300,7 @@ function followedLight(lab: Float32Array, learnt: TrimmedColour, width: number, 
   }
   const residual = new Float32Array(lab.length);
   for (let i = 0; i < residual.length; i++) residual[i] = lab[i]! - colour[i]!;
-  const skin = robustSkin({ ...learnt, spread: trimmedColour(residual, learnt.kept, TRIM_SPREADS).spread });
-  return skin && { colour, skin };
+  return { colour, skin: reaches(learnt.median, trimmedColour(residual, learnt.kept, TRIM_SPREADS).spread) };
 }
 
 function soften(map: Float32Array, width: number, height: number): Float32Array {
