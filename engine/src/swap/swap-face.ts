@@ -9,10 +9,11 @@ import { enhanceFace } from './enhance-face';
 import { extendOutline } from './extend-outline';
 import { fadeBeyondOutline } from './fade-beyond-outline';
 import { featherMask } from './feather-mask';
+import { fillNotSkin } from './fill-not-skin';
 import { poissonBlend } from './poisson-blend';
 import type { PreparedSource } from './prepared-source';
 import { indicesOf } from './mask-indices';
-import { blurMap, maskedBlur } from './masked-blur';
+import { blurMap } from './masked-blur';
 import { toLab } from './lab-colour';
 import { faceSkin, faceSkinLikeness } from './skin-likeness';
 import { monochromeHue, takeHue } from './monochrome';
@@ -50,10 +51,6 @@ const BLEND_REACH = 0.35;
 const FEATHER_FRACTION = 0.04;
 /** Radius of the blur over the warp's sharpness map, as a share of the box's short side. */
 const SHARPNESS_SOFTEN = 0.03;
-/** Radius of the skin patch laid over what hides the source's face, as a share of the box's short side (see `fillNotSkin`). */
-const FILL_RADIUS = 0.06;
-/** Share of skin around a pixel from which a patch over it is fully trusted. */
-const FULL_FILL_WEIGHT = 0.2;
 /**
  * How far from its own skin's colour a target pixel may be and still be drawn over (see
  * `skinLikeness`); looser than for the source: a target's shadows and make-up should take the new
@@ -182,35 +179,6 @@ function onGrid(grid: WorkingGrid, box: { warped: WarpedFace; warpedSkin: Uint8A
     original: gridOriginal,
     originalLab: toLab(gridOriginal),
   };
-}
-
-/**
- * Paints over what the source shows across its face (hair, a hand, the background inside the
- * mesh's outline) with the colour of the source's skin around it: a low-pass of the confident
- * pixels only, so the patch is smooth skin that the tone step then lights like the target.
- * Returns, per pixel, how far the result is the source's face: its confidence, raised where a
- * patch of nearby skin stood in.
- */
-function fillNotSkin(rgb: Float32Array, confidence: Float32Array, covered: Uint8Array, width: number, height: number): Float32Array {
-  const sure = new Uint8Array(confidence.length);
-  const unsure: number[] = [];
-  for (let p = 0; p < sure.length; p++) {
-    sure[p] = confidence[p]! >= 0.5 ? 1 : 0;
-    if (covered[p] && confidence[p]! < 1) unsure.push(p);
-  }
-  if (unsure.length === 0) return confidence;
-  const at = Int32Array.from(unsure);
-  const patch = maskedBlur(rgb, sure, width, height, Math.max(2, Math.round(FILL_RADIUS * Math.min(width, height))), at);
-  const out = Float32Array.from(confidence);
-  for (let n = 0; n < at.length; n++) {
-    const p = at[n]!;
-    const c = confidence[p]!;
-    const trust = Math.min(1, patch.weight[n]! / FULL_FILL_WEIGHT);
-    const w = (1 - c) * trust;
-    for (let k = 0; k < 3; k++) rgb[p * 3 + k]! += w * (patch.mean[n * 3 + k]! - rgb[p * 3 + k]!);
-    out[p] = c + w;
-  }
-  return out;
 }
 
 /** `mask` without the pixels drawn mostly from something that is not the source's skin. */

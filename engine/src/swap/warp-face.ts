@@ -41,7 +41,9 @@ export interface WarpSources {
  *   as the secondary's is skin and sharp there. The secondary often shows the far side squeezed
  *   near the outline: where hair covers one cheek of photo 6's face 1, her other cheek, mirrored
  *   and stretched, left stripes across photo 3's face 1.
- * What the secondary draws is first brought to the primary's light (`mixMatched`).
+ * What the secondary draws is first brought to the primary's light (`mixMatched`). The secondary's
+ * sharpness fades across each triangle from its corners (`pointSharpness`), so where it takes over
+ * has no triangle's edges: on every target of source 6-1, light angular patches lay beside the eyes.
  */
 export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Box, triangles: Uint16Array): WarpedFace {
   const { width, height } = box;
@@ -53,7 +55,7 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
   const sharpness = new Float32Array(width * height);
   let anyStretched = false;
   const bySharpness = triangleSharpness(primary.mesh, mesh, triangles);
-  const otherSharpness = triangleSharpness(secondary.mesh, mesh, triangles);
+  const otherSharpness = pointSharpness(triangleSharpness(secondary.mesh, mesh, triangles), triangles, mesh.length / 2);
   const weights = barycentricWeights(mesh, triangles);
   const map = triangleMap(mesh, triangles, width, height, weights);
   // The secondary's pixels and how far each takes over, kept to match its light to the primary's below.
@@ -75,7 +77,7 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
     const a = triangles[triangle * 3]!, b = triangles[triangle * 3 + 1]!, c = triangles[triangle * 3 + 2]!;
     const own = sampleAt(primary, a, b, c, u, v, rgb, pixel * 3);
     const sharp = bySharpness[triangle]!;
-    const otherSharp = otherSharpness[triangle]!;
+    const otherSharp = interpolated(otherSharpness, a, b, c, u, v);
     const skin = sampleAt(secondary, a, b, c, u, v, otherRgb, pixel * 3);
     if (own >= SURE_SKIN && skin >= SURE_SKIN) both[pixel] = 1;
     // How far the secondary takes the pixel over, and how far what it shows there is skin.
@@ -175,6 +177,22 @@ function triangleSharpness(source: Float32Array, target: Float32Array, triangles
     out[t] = stretch <= STRETCH_FROM ? 1 : stretch >= STRETCH_TO ? 0 : (STRETCH_TO - stretch) / (STRETCH_TO - STRETCH_FROM);
   }
   return out;
+}
+
+/**
+ * Per mesh point, the sharpness (`triangleSharpness`) of the least sharp triangle around it: read
+ * at a pixel by `interpolated`, a stretched triangle stays unsharp throughout, and its sharp
+ * neighbours fade towards it instead of stepping at the shared edge.
+ */
+function pointSharpness(perTriangle: Float32Array, triangles: Uint16Array, points: number): Float32Array {
+  const out = new Float32Array(points).fill(1);
+  for (let i = 0; i < triangles.length; i++) out[triangles[i]!] = Math.min(out[triangles[i]!]!, perTriangle[(i - (i % 3)) / 3]!);
+  return out;
+}
+
+/** Per-point `values` at barycentric (u, v) of the triangle (a, b, c), kept within 0..1 where a pixel's centre lies just off its triangle. */
+function interpolated(values: Float32Array, a: number, b: number, c: number, u: number, v: number): number {
+  return Math.min(1, Math.max(0, values[a]! + u * (values[b]! - values[a]!) + v * (values[c]! - values[a]!)));
 }
 
 /** Samples `texture` at barycentric (u, v) of its triangle (a, b, c) into `out` at `at`; returns the likeness there (0 off the photo). */

@@ -63,6 +63,23 @@ describe('warping the source onto the target', () => {
     expect(warped.rgb[at(50, 10) * 3]).toBeCloseTo(40);
   });
 
+  it('fades the other view out across a triangle beside one it shows stretched, not at their shared edge', () => {
+    // As above: the primary view is all hair; the other view shows the middle square as a 2 px sliver.
+    const target = strip([20, 20, 20, 20, 20], 20);
+    const even = strip([20, 20, 20, 20, 20], 20);
+    const squeezed = strip([20, 20, 2, 20, 20], 20);
+    const box = { x: 0, y: 0, width: 101, height: 21 };
+    const warped = warpFace({ primary: texture(even.mesh, 101, 21, 40, 0), secondary: texture(squeezed.mesh, 83, 21, 200) }, target.mesh, box, target.triangles);
+
+    // What the other view draws fades from its far corners (sharp) to the sliver's edge, and is trusted as far as it is sharp.
+    const drawn = (x: number) => (warped.rgb[(10 * box.width + x) * 3]! - 40) / (200 - 40);
+    const confidence = (x: number) => warped.confidence[10 * box.width + x]!;
+    expect(drawn(22)).toBeCloseTo(0.9, 1);
+    expect(drawn(30)).toBeCloseTo(0.5, 1);
+    expect(drawn(38)).toBeCloseTo(0.1, 1);
+    expect(confidence(30)).toBeCloseTo(0.25, 1);
+  });
+
   it('draws a triangle the primary view shows as a sliver from the other view where that one shows it whole', () => {
     // Both views are skin; the primary shows the middle square as a 2 px sliver, the other view
     // shows it whole, with a dark line down its middle that the sliver does not show.
