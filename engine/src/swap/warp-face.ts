@@ -186,7 +186,12 @@ function triangleSharpness(source: Float32Array, target: Float32Array, triangles
  */
 function pointSharpness(perTriangle: Float32Array, triangles: Uint16Array, points: number): Float32Array {
   const out = new Float32Array(points).fill(1);
-  for (let i = 0; i < triangles.length; i++) out[triangles[i]!] = Math.min(out[triangles[i]!]!, perTriangle[(i - (i % 3)) / 3]!);
+  for (let t = 0; t < perTriangle.length; t++) {
+    for (let k = 0; k < 3; k++) {
+      const point = triangles[t * 3 + k]!;
+      out[point] = Math.min(out[point]!, perTriangle[t]!);
+    }
+  }
   return out;
 }
 
