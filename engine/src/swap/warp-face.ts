@@ -33,8 +33,8 @@ export interface WarpSources {
  * Per-triangle affine warp: each front-facing triangle of the target face's mesh is filled with
  * the pixels of the same triangle of the source face, sampled bilinearly, from the primary view,
  * or from the secondary where that one shows it better:
- * - where the primary is stretched (see `STRETCH_FROM`) and the secondary less so, as far as it is
- *   sharper and its pixel is skin: a turned source's far side is a sliver, and its mirrored near
+ * - where the primary is stretched (see `STRETCH_FROM`) and the secondary less so, by how much
+ *   sharper it is, and as far as its pixel is skin: a turned source's far side is a sliver, and its mirrored near
  *   side shows the same part of the face whole (the target's own skin stayed there before, and
  *   with it some of the target's identity);
  * - where the primary's pixel is not the face's own skin (hair or a hand across one cheek), as far
@@ -85,7 +85,9 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
     let seen = 0;
     if (otherSharp > sharp) {
       seen = skin;
-      mix = (seen * (otherSharp - sharp)) / (1 - sharp);
+      // As far as the secondary is sharper (taken over fully once it was any sharper, a slight
+      // stretch let its unflagged hair in as hard-edged patches), or as the primary is not skin.
+      mix = seen * Math.max(otherSharp - sharp, Math.min(1, HAIR_TAKEOVER * (1 - own)));
     } else if (own < 1) {
       seen = skin * otherSharp;
       mix = Math.min(1, HAIR_TAKEOVER * (1 - own)) * seen;

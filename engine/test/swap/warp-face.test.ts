@@ -97,6 +97,24 @@ describe('warping the source onto the target', () => {
     expect(warped.rgb[at(10, 10) * 3]).toBeCloseTo(128);
   });
 
+  it('takes a triangle the primary view shows slightly stretched from the other view only as far as that one is sharper', () => {
+    // Both views are skin; the primary shows the middle square 5 px wide (about two thirds sharp),
+    // the other view shows it whole, with a dark line down its middle.
+    const target = strip([20, 20, 20, 20, 20], 20);
+    const squeezed = strip([20, 20, 5, 20, 20], 20);
+    const even = strip([20, 20, 20, 20, 20], 20);
+    const box = { x: 0, y: 0, width: 101, height: 21 };
+    const other = texture(even.mesh, 101, 21);
+    for (let y = 0; y < 21; y++) other.rgb.fill(60, (y * 101 + 50) * 3, (y * 101 + 51) * 3);
+    const warped = warpFace({ primary: texture(squeezed.mesh, 86, 21), secondary: other }, target.mesh, box, target.triangles);
+
+    const at = (x: number, y: number) => y * box.width + x;
+    // Taken over fully, the line would be drawn at about 70.
+    expect(warped.rgb[at(50, 10) * 3]).toBeGreaterThan(100);
+    expect(warped.sharpness![at(50, 10)]).toBeGreaterThan(0.6);
+    expect(warped.sharpness![at(50, 10)]).toBeLessThan(0.9);
+  });
+
   it("brings what the other view draws in for hair to the primary's light", () => {
     // The same face in both views, lit brighter in the other one (170 against 120); a strand of
     // hair 6 px wide runs down the primary's middle square.
