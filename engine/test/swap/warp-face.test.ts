@@ -80,39 +80,38 @@ describe('warping the source onto the target', () => {
     expect(confidence(30)).toBeCloseTo(0.25, 1);
   });
 
-  it('draws a triangle the primary view shows as a sliver from the other view where that one shows it whole', () => {
-    // Both views are skin; the primary shows the middle square as a 2 px sliver, the other view
-    // shows it whole, with a dark line down its middle that the sliver does not show.
+  /**
+   * Both views are skin; the primary shows the middle of five 20 px squares `middleWidth` px wide,
+   * the other view shows it whole, with a dark line down its middle (grey 60 on 128). Returns the
+   * warp's colour and sharpness at `x` on the middle row.
+   */
+  function squeezedMiddle(middleWidth: number): (x: number) => { grey: number; sharpness: number } {
     const target = strip([20, 20, 20, 20, 20], 20);
-    const squeezed = strip([20, 20, 2, 20, 20], 20);
+    const squeezed = strip([20, 20, middleWidth, 20, 20], 20);
     const even = strip([20, 20, 20, 20, 20], 20);
     const box = { x: 0, y: 0, width: 101, height: 21 };
     const other = texture(even.mesh, 101, 21);
     for (let y = 0; y < 21; y++) other.rgb.fill(60, (y * 101 + 50) * 3, (y * 101 + 51) * 3);
-    const warped = warpFace({ primary: texture(squeezed.mesh, 83, 21), secondary: other }, target.mesh, box, target.triangles);
+    const warped = warpFace({ primary: texture(squeezed.mesh, 81 + middleWidth, 21), secondary: other }, target.mesh, box, target.triangles);
+    return (x) => ({ grey: warped.rgb[(10 * box.width + x) * 3]!, sharpness: warped.sharpness?.[10 * box.width + x] ?? 1 });
+  }
 
-    const at = (x: number, y: number) => y * box.width + x;
-    expect(warped.rgb[at(50, 10) * 3]).toBeLessThan(75);
-    expect(warped.sharpness?.[at(50, 10)] ?? 1).toBe(1);
-    expect(warped.rgb[at(10, 10) * 3]).toBeCloseTo(128);
+  it('draws a triangle the primary view shows as a sliver from the other view where that one shows it whole', () => {
+    const at = squeezedMiddle(2);
+
+    expect(at(50).grey).toBeLessThan(75);
+    expect(at(50).sharpness).toBe(1);
+    expect(at(10).grey).toBeCloseTo(128);
   });
 
   it('takes a triangle the primary view shows slightly stretched from the other view only as far as that one is sharper', () => {
-    // Both views are skin; the primary shows the middle square 5 px wide (about two thirds sharp),
-    // the other view shows it whole, with a dark line down its middle.
-    const target = strip([20, 20, 20, 20, 20], 20);
-    const squeezed = strip([20, 20, 5, 20, 20], 20);
-    const even = strip([20, 20, 20, 20, 20], 20);
-    const box = { x: 0, y: 0, width: 101, height: 21 };
-    const other = texture(even.mesh, 101, 21);
-    for (let y = 0; y < 21; y++) other.rgb.fill(60, (y * 101 + 50) * 3, (y * 101 + 51) * 3);
-    const warped = warpFace({ primary: texture(squeezed.mesh, 86, 21), secondary: other }, target.mesh, box, target.triangles);
+    // 5 px wide, the primary's middle square is about two thirds sharp.
+    const at = squeezedMiddle(5);
 
-    const at = (x: number, y: number) => y * box.width + x;
     // Taken over fully, the line would be drawn at about 70.
-    expect(warped.rgb[at(50, 10) * 3]).toBeGreaterThan(100);
-    expect(warped.sharpness![at(50, 10)]).toBeGreaterThan(0.6);
-    expect(warped.sharpness![at(50, 10)]).toBeLessThan(0.9);
+    expect(at(50).grey).toBeGreaterThan(100);
+    expect(at(50).sharpness).toBeGreaterThan(0.6);
+    expect(at(50).sharpness).toBeLessThan(0.9);
   });
 
   it("brings what the other view draws in for hair to the primary's light", () => {
