@@ -3,7 +3,7 @@ import { loadHuman } from './human';
 import { meshMirror, triangleSides } from './mesh-mirror';
 import { meshRings } from './mesh-rings';
 import { outlineReach } from './outline-reach';
-import { browTriangles, featureTriangles, outlineFeatureTriangles, skinTriangles } from './skin-regions';
+import { browTriangles, featureTriangles, openingTriangles, outlineFeatureTriangles, skinTriangles } from './skin-regions';
 
 /** What the swap needs to know about the mesh's structure; the same for every face. */
 export interface MeshTopology {
@@ -26,6 +26,8 @@ export interface MeshTopology {
   outlineFeatures: Uint8Array;
   /** Per triangle, 1 if it is a feature above the eyes: a brow or the skin around it (see `browTriangles`). */
   brows: Uint8Array;
+  /** Per triangle, 1 if it touches an eye's or the lips' contour (see `openingTriangles`). */
+  openings: Uint8Array;
 }
 
 let topology: MeshTopology | undefined;
@@ -47,6 +49,7 @@ export async function meshTopology(): Promise<MeshTopology> {
       features,
       outlineFeatures: outlineFeatureTriangles(triangles, features, rings),
       brows: browTriangles(triangles, features, uv),
+      openings: openingTriangles(triangles),
     };
   }
   return topology;

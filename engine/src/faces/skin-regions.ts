@@ -67,3 +67,24 @@ export function browTriangles(triangles: Uint16Array, features: Uint8Array, uv: 
   }
   return out;
 }
+
+/**
+ * The eyes' contours and the lips' outer and inner contours (MediaPipe mesh indices, Human's
+ * `meshAnnotations`): the openings whose own thin dark lines (lashes, eyeliner, the line between
+ * the lips) run up to the face's outline and the hair beside it.
+ */
+const OPENING_CONTOURS = new Set([
+  33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246,
+  263, 249, 390, 373, 374, 380, 381, 382, 362, 398, 384, 385, 386, 387, 388, 466,
+  61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291, 409, 270, 269, 267, 0, 37, 39, 40, 185,
+  78, 95, 88, 178, 87, 14, 317, 402, 318, 324, 308, 415, 310, 311, 312, 13, 82, 81, 80, 191,
+]);
+
+/** Per triangle, 1 if a corner lies on an eye's contour or the lips' (see `OPENING_CONTOURS`). */
+export function openingTriangles(triangles: Uint16Array): Uint8Array {
+  const out = new Uint8Array(triangles.length / 3);
+  for (let t = 0; t < out.length; t++) {
+    out[t] = [triangles[t * 3]!, triangles[t * 3 + 1]!, triangles[t * 3 + 2]!].some((i) => OPENING_CONTOURS.has(i)) ? 1 : 0;
+  }
+  return out;
+}

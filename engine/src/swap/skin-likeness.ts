@@ -4,6 +4,7 @@ import { indicesOf } from './mask-indices';
 import { blurMap, maskedBlur } from './masked-blur';
 import { trimmedColour, type TrimmedColour } from './robust-stats';
 import { triangleFlags } from './rasterise-mesh';
+import { keepThinOccluders } from './thin-occluders';
 
 /**
  * Skin statistics ignore pixels further than this many spreads from the skin's median: a strand of
@@ -57,6 +58,18 @@ const TWO_LIGHTS_SPREAD = 12;
 const FOLLOWED_LIGHT_RADIUS = 0.15;
 /** Share of skin pixels around a pixel below which the face's one skin colour stands in for the skin around it. */
 const FOLLOWED_LIGHT_MIN_SHARE = 0.02;
+/**
+ * Half the width up to which a line clearly not skin counts as thin (see `keepThinOccluders`), as a
+ * share of the box's short side: a glasses frame's rims, up to about 5 % of the face across.
+ */
+const THIN_HALF_WIDTH = 0.025;
+/**
+ * How far across a thin line must reach to be kept, as a share of the box's short side: a frame's
+ * rims and bridge reach across the face, while a target's own brow end or eyeliner wing that
+ * touches the hair beside it (photo 6's face 1) is shorter, and kept in front it cost that face's
+ * swaps their brow (identity by both on all pairs 379 → 375 with no minimum).
+ */
+const THIN_LENGTH = 0.2;
 /** Radius of the blur that softens the map's edges, as a share of the box's short side. */
 const SOFTEN = 0.015;
 
@@ -86,6 +99,12 @@ export interface FaceJudging {
   features: 'outline' | 'entered';
   /** Judge each pixel against the skin's colour around it on a face lit by two colours (see `followedLight`). */
   followLight?: boolean;
+  /**
+   * Leave out thin lines far lighter or darker than the skin that run on from what is left out
+   * across the face, features too, but not into the eyes and lips (`MeshTopology.openings`): a
+   * glasses frame on a target (see `keepThinOccluders`).
+   */
+  thinOccluders?: boolean;
 }
 
 /** The colour of a face's skin, learnt robustly from the `learnFrom` pixels of a Lab buffer (`trimmedColour`). */
@@ -104,7 +123,8 @@ export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology
   const withBit = (bit: number) => covered.map((f) => (f & bit ? 1 : 0));
   const skin = learnSkin(lab, withBit(SKIN));
   const followOnly = judging.features === 'entered' ? { pixels: withBit(FOLLOW_ONLY), darkFurther: withBit(BROW) } : undefined;
-  const options = { tolerance: judging.tolerance, followOnly, followLight: judging.followLight };
+  const thin = judging.thinOccluders ? { skip: withBit(OPENING) } : undefined;
+  const options = { tolerance: judging.tolerance, followOnly, followLight: judging.followLight, thin };
   return { likeness: skinLikeness(lab, skin, withBit(JUDGE), withBit(FACE), width, height, options), skin };
 }
 
@@ -114,7 +134,7 @@ export function faceSkin(lab: Float32Array, mesh: Float32Array, topology: MeshTo
 }
 
 /** Bits of `judgingFlags`. */
-const [FACE, JUDGE, SKIN, FOLLOW_ONLY, BROW] = [1, 2, 4, 8, 16];
+const [FACE, JUDGE, SKIN, FOLLOW_ONLY, BROW, OPENING] = [1, 2, 4, 8, 16, 32];
 
 /** The half of the face (a `MeshTopology.sides` value) turned away, on a face seen near profile; 0 otherwise. */
 function farHalf(mesh: Float32Array, topology: MeshTopology): number {
@@ -125,7 +145,7 @@ function farHalf(mesh: Float32Array, topology: MeshTopology): number {
 /** Per triangle, which of the masks `faceSkinLikeness` paints it into; the features of the `far` half (if not 0) are judged fully. */
 function judgingFlags(topology: MeshTopology, features: FaceJudging['features'], far: number): Uint8Array {
   return topology.skin.map((skin, t) => {
-    let bits = FACE | (skin ? SKIN : 0);
+    let bits = FACE | (skin ? SKIN : 0) | (topology.openings[t] ? OPENING : 0);
     if (!topology.features[t] || (far !== 0 && topology.sides[t] === far)) bits |= JUDGE;
     else if (features === 'entered') bits |= JUDGE | FOLLOW_ONLY | (topology.brows[t] ? BROW : 0);
     else if (topology.outlineFeatures[t]) bits |= JUDGE;
@@ -147,7 +167,9 @@ function judgingFlags(topology: MeshTopology, features: FaceJudging['features'],
  * `keepReachingOutside`): a brow's outer end lies at the outline, and is left out only where hair
  * falling across the skin beside it comes into it; dark hair is followed further into
  * `followOnly.darkFurther`. With `followLight`, a face lit by two colours is judged against the
- * skin's colour around each pixel (`followedLight`).
+ * skin's colour around each pixel (`followedLight`). With `thin`, long thin lines clearly lighter or
+ * darker than the skin that run on from what is left out are left out too, through every pixel
+ * but those of `thin.skip` (see `keepThinOccluders`).
  */
 export function skinLikeness(
   lab: Float32Array,
@@ -156,7 +178,7 @@ export function skinLikeness(
   face: Uint8Array,
   width: number,
   height: number,
-  { tolerance = 1, followOnly, followLight = false }: { tolerance?: number; followOnly?: FollowOnly; followLight?: boolean } = {},
+  { tolerance = 1, followOnly, followLight = false, thin }: { tolerance?: number; followOnly?: FollowOnly; followLight?: boolean; thin?: { skip: Uint8Array } } = {},
 ): Float32Array {
   const likeness = new Float32Array(width * height).fill(1);
   const judged = indicesOf(judge);
@@ -190,6 +212,17 @@ export function skinLikeness(
     darkReach: steps(DARK_FOLLOW_REACH),
   };
   keepReachingOutside(likeness, face, width, height, follow);
+  if (thin) {
+    // By lightness alone: lips and make-up differ from the skin in colour, a frame in lightness.
+    const clearly = new Uint8Array(width * height);
+    for (let p = 0; p < clearly.length; p++) {
+      if (!face[p] || thin.skip[p]) continue;
+      const lighter = lab[p * 3]! - centre(p, 0);
+      clearly[p] = Math.abs(lighter) / (lighter > 0 ? skin.lighterReach : skin.reach[0]!) >= FADE ? 1 : 0;
+    }
+    const side = Math.min(width, height);
+    keepThinOccluders(likeness, clearly, face, width, height, Math.max(1, THIN_HALF_WIDTH * side), THIN_LENGTH * side);
+  }
   return soften(likeness, width, height);
 }
 

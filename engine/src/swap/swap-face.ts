@@ -104,6 +104,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   const own = faceSkinLikeness(skinGridLab, toGrid(boxMesh, skinGrid), topology, skinGrid.width, skinGrid.height, {
     tolerance: OCCLUDER_TOLERANCE,
     features: 'outline',
+    thinOccluders: true,
   });
   const skin = transferTone({
     warped: coarse.rgb,

@@ -1,0 +1,74 @@
+import { distanceInside } from './feather-mask';
+
+/**
+ * Leaves out (likeness 0) the long thin lines of `clearly` (pixels clearly not the face's skin,
+ * features included) that run on from what is already left out or from beyond the face's outline:
+ * a glasses frame's arms come in from the temples and its rims and bridge go round the eyes and
+ * across the nose, through the features that are never judged by colour, so the frame stayed
+ * only where it crossed plain skin, in pieces. Thin are the pixels not within `halfWidth` px of a
+ * part at least twice as thick (the residue of a morphological opening): the brows, the eyes and
+ * a mass of hair are not followed into. A line is kept whole when it reaches across at least
+ * `length` px; a shorter one (a brow's tapering end, an eyeliner's wing touching the hair beside
+ * them) is the face's own. Beyond the outline means connected to the box's border, not the
+ * mouth's hole inside the mesh.
+ */
+export function keepThinOccluders(likeness: Float32Array, clearly: Uint8Array, face: Uint8Array, width: number, height: number, halfWidth: number, length: number): void {
+  // Distances in a 0/1 mask: from outside `clearly`, the thick parts' cores; from the cores, what lies near them.
+  const depth = distanceInside(clearly, width, height);
+  const notCore = Uint8Array.from(depth, (d) => (d > halfWidth ? 0 : 1));
+  const fromCore = distanceInside(notCore, width, height);
+  const thin = clearly.map((c, p) => (c && fromCore[p]! > halfWidth ? 1 : 0));
+  const beyond = beyondOutline(face, width, height);
+  const leftOut = (q: number) => beyond[q] === 1 || likeness[q]! < 1;
+  const line = new Int32Array(thin.length);
+  for (let start = 0; start < thin.length; start++) {
+    if (thin[start] !== 1) continue;
+    // One line (4-connected thin pixels): its extent, and whether it touches what is left out.
+    thin[start] = 2;
+    line[0] = start;
+    let [count, touches] = [1, false];
+    let [left, right, top, bottom] = [width, 0, height, 0];
+    for (let head = 0; head < count; head++) {
+      const p = line[head]!;
+      const x = p % width, y = (p - x) / width;
+      [left, right, top, bottom] = [Math.min(left, x), Math.max(right, x), Math.min(top, y), Math.max(bottom, y)];
+      for (const q of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, y > 0 ? p - width : -1, y < height - 1 ? p + width : -1]) {
+        if (q < 0) continue;
+        if (thin[q] === 1) {
+          thin[q] = 2;
+          line[count++] = q;
+        } else if (!thin[q] && leftOut(q)) touches = true;
+      }
+    }
+    if (touches && Math.max(right - left, bottom - top) + 1 >= length) for (let n = 0; n < count; n++) likeness[line[n]!] = 0;
+  }
+}
+
+/** The pixels outside `face` connected to the box's border. */
+function beyondOutline(face: Uint8Array, width: number, height: number): Uint8Array {
+  const out = new Uint8Array(face.length);
+  const queue = new Int32Array(face.length);
+  let tail = 0;
+  const visit = (p: number) => {
+    if (face[p] || out[p]) return;
+    out[p] = 1;
+    queue[tail++] = p;
+  };
+  for (let x = 0; x < width; x++) {
+    visit(x);
+    visit((height - 1) * width + x);
+  }
+  for (let y = 0; y < height; y++) {
+    visit(y * width);
+    visit(y * width + width - 1);
+  }
+  for (let head = 0; head < tail; head++) {
+    const p = queue[head]!;
+    const x = p % width;
+    if (x > 0) visit(p - 1);
+    if (x < width - 1) visit(p + 1);
+    if (p >= width) visit(p - width);
+    if (p + width < face.length) visit(p + width);
+  }
+  return out;
+}

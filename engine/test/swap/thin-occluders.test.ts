@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { keepThinOccluders } from '../../src/swap/thin-occluders';
+
+const SIZE = 40;
+
+/** A box whose face covers all but a 5 px border, every pixel skin (likeness 1), nothing marked. */
+function box() {
+  const face = new Uint8Array(SIZE * SIZE);
+  for (let y = 5; y < SIZE - 5; y++) face.fill(1, y * SIZE + 5, y * SIZE + SIZE - 5);
+  return { face, clearly: new Uint8Array(SIZE * SIZE), likeness: new Float32Array(SIZE * SIZE).fill(1) };
+}
+
+const mark = (mask: Uint8Array, x0: number, y0: number, x1: number, y1: number) => {
+  for (let y = y0; y < y1; y++) mask.fill(1, y * SIZE + x0, y * SIZE + x1);
+};
+
+describe('thin lines across a face', () => {
+  it('leaves out a thin line that comes in from beyond the outline, up to a thick patch it runs into', () => {
+    const { face, clearly, likeness } = box();
+    mark(clearly, 0, 20, 26, 22); // a line 2 px thick, from the box's edge
+    mark(clearly, 26, 14, 34, 28); // a patch 8 px across at its end (an eye, a brow)
+    keepThinOccluders(likeness, clearly, face, SIZE, SIZE, 2, 10);
+
+    expect(likeness[21 * SIZE + 10]).toBe(0);
+    expect(likeness[21 * SIZE + 20]).toBe(0);
+    expect(likeness[21 * SIZE + 30]).toBe(1);
+  });
+
+  it('leaves out a thin line that runs on from what is already left out', () => {
+    const { face, clearly, likeness } = box();
+    mark(clearly, 10, 10, 12, 30);
+    likeness[20 * SIZE + 9] = 0.3; // hair beside the line, left out already
+    keepThinOccluders(likeness, clearly, face, SIZE, SIZE, 2, 10);
+
+    expect(likeness[12 * SIZE + 11]).toBe(0);
+    expect(likeness[28 * SIZE + 10]).toBe(0);
+  });
+
+  it("keeps a short thin line beside what is left out: a brow's tapering end by the hair", () => {
+    const { face, clearly, likeness } = box();
+    mark(clearly, 10, 20, 16, 22); // 6 px long
+    likeness[21 * SIZE + 9] = 0.3;
+    keepThinOccluders(likeness, clearly, face, SIZE, SIZE, 2, 10);
+
+    expect(likeness[21 * SIZE + 12]).toBe(1);
+  });
+
+  it("keeps a thin line that touches nothing left out, nor anything but the mouth's hole", () => {
+    const { face, clearly, likeness } = box();
+    mark(clearly, 10, 10, 30, 12); // alone on the face
+    face.fill(0, 25 * SIZE + 18, 25 * SIZE + 22); // a hole inside the face
+    mark(clearly, 12, 26, 22, 28); // a line along the hole's lower edge
+    keepThinOccluders(likeness, clearly, face, SIZE, SIZE, 2, 10);
+
+    expect(likeness[11 * SIZE + 20]).toBe(1);
+    expect(likeness[26 * SIZE + 15]).toBe(1);
+  });
+});
