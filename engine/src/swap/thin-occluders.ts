@@ -15,30 +15,41 @@ import { distanceInside } from './feather-mask';
 export function keepThinOccluders(likeness: Float32Array, clearly: Uint8Array, face: Uint8Array, width: number, height: number, halfWidth: number, length: number): void {
   // Distances in a 0/1 mask: from outside `clearly`, the thick parts' cores; from the cores, what lies near them.
   const depth = distanceInside(clearly, width, height);
-  const notCore = Uint8Array.from(depth, (d) => (d > halfWidth ? 0 : 1));
+  const notCore = new Uint8Array(depth.length);
+  for (let p = 0; p < depth.length; p++) notCore[p] = depth[p]! > halfWidth ? 0 : 1;
   const fromCore = distanceInside(notCore, width, height);
-  const thin = clearly.map((c, p) => (c && fromCore[p]! > halfWidth ? 1 : 0));
+  const thin = new Uint8Array(clearly.length);
+  for (let p = 0; p < thin.length; p++) thin[p] = clearly[p] && fromCore[p]! > halfWidth ? 1 : 0;
   const beyond = beyondOutline(face, width, height);
-  const leftOut = (q: number) => beyond[q] === 1 || likeness[q]! < 1;
   const line = new Int32Array(thin.length);
+  let count = 0;
+  let touches = false;
+  // A neighbour of a line's pixel: joins the line if thin, or tells whether the line touches what is left out.
+  const visit = (q: number) => {
+    if (thin[q] === 1) {
+      thin[q] = 2;
+      line[count++] = q;
+    } else if (!thin[q] && (beyond[q] === 1 || likeness[q]! < 1)) touches = true;
+  };
   for (let start = 0; start < thin.length; start++) {
     if (thin[start] !== 1) continue;
     // One line (4-connected thin pixels): its extent, and whether it touches what is left out.
     thin[start] = 2;
     line[0] = start;
-    let [count, touches] = [1, false];
+    count = 1;
+    touches = false;
     let [left, right, top, bottom] = [width, 0, height, 0];
     for (let head = 0; head < count; head++) {
       const p = line[head]!;
       const x = p % width, y = (p - x) / width;
-      [left, right, top, bottom] = [Math.min(left, x), Math.max(right, x), Math.min(top, y), Math.max(bottom, y)];
-      for (const q of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, y > 0 ? p - width : -1, y < height - 1 ? p + width : -1]) {
-        if (q < 0) continue;
-        if (thin[q] === 1) {
-          thin[q] = 2;
-          line[count++] = q;
-        } else if (!thin[q] && leftOut(q)) touches = true;
-      }
+      if (x < left) left = x;
+      if (x > right) right = x;
+      if (y < top) top = y;
+      if (y > bottom) bottom = y;
+      if (x > 0) visit(p - 1);
+      if (x < width - 1) visit(p + 1);
+      if (y > 0) visit(p - width);
+      if (y < height - 1) visit(p + width);
     }
     if (touches && Math.max(right - left, bottom - top) + 1 >= length) for (let n = 0; n < count; n++) likeness[line[n]!] = 0;
   }
