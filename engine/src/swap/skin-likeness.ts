@@ -100,7 +100,7 @@ export interface FaceJudging {
   /** Judge each pixel against the skin's colour around it on a face lit by two colours (see `followedLight`). */
   followLight?: boolean;
   /**
-   * Leave out thin lines far lighter or darker than the skin that run on from what is left out
+   * Leave out long thin lines far lighter or darker than the skin that run on from what is left out
    * across the face, features too, but not into the eyes and lips (`MeshTopology.openings`): a
    * glasses frame on a target (see `keepThinOccluders`).
    */

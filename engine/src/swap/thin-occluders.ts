@@ -7,7 +7,7 @@ import { distanceInside } from './feather-mask';
  * across the nose, through the features that are never judged by colour, so the frame stayed
  * only where it crossed plain skin, in pieces. Thin are the pixels not within `halfWidth` px of a
  * part at least twice as thick (the residue of a morphological opening): the brows, the eyes and
- * a mass of hair are not followed into. A line is kept whole when it reaches across at least
+ * a mass of hair are not followed into. A line is left out only when it reaches across at least
  * `length` px; a shorter one (a brow's tapering end, an eyeliner's wing touching the hair beside
  * them) is the face's own. Beyond the outline means connected to the box's border, not the
  * mouth's hole inside the mesh.

@@ -34,9 +34,9 @@ export interface WarpSources {
  * the pixels of the same triangle of the source face, sampled bilinearly, from the primary view,
  * or from the secondary where that one shows it better:
  * - where the primary is stretched (see `STRETCH_FROM`) and the secondary less so, by how much
- *   sharper it is, and as far as its pixel is skin: a turned source's far side is a sliver, and its mirrored near
- *   side shows the same part of the face whole (the target's own skin stayed there before, and
- *   with it some of the target's identity);
+ *   sharper it is, and as far as its pixel is skin: a turned source's far side is a sliver, and
+ *   its mirrored near side shows the same part of the face whole (the target's own skin stayed
+ *   there before, and with it some of the target's identity);
  * - where the primary's pixel is not the face's own skin (hair or a hand across one cheek), as far
  *   as the secondary's is skin and sharp there. The secondary often shows the far side squeezed
  *   near the outline: where hair covers one cheek of photo 6's face 1, her other cheek, mirrored
