@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { MotionResult } from './motion';
+import type { OccluderResult } from './occluders';
 import type { Bucket, StillResult } from './stills';
 
 const quantile = (values: number[], q: number) => {
@@ -32,11 +33,12 @@ export interface Report {
   stills: StillResult[];
   small: StillResult[];
   motion: MotionResult[];
+  occluders: OccluderResult[];
   minutes: number;
 }
 
 /** docs/quality.md. */
-export function qualityMarkdown({ stills, small, motion, minutes }: Report): string {
+export function qualityMarkdown({ stills, small, motion, occluders, minutes }: Report): string {
   const all = [...stills, ...small];
   const byBucket = BUCKETS.map((bucket) => row(bucket, all.filter((r) => r.target.buckets.includes(bucket))));
   const failing = stills.filter((r) => !passes(r, 'both'));
@@ -53,6 +55,9 @@ export function qualityMarkdown({ stills, small, motion, minutes }: Report): str
   const motionMissed = motion.reduce((n, m) => n + m.notSwapped, 0);
   const motionBoth = Math.min(...motion.map((m) => Math.min(m.identity.faceres, m.identity['faceres-deep']) / Math.max(1, m.inView)));
   const goal = (met: boolean) => (met ? 'met' : '**not met**');
+  const kept = occluders.map((o) => o.kept);
+  const leastKept = occluders.reduce((a, b) => (b.kept < a.kept ? b : a));
+  const eyesChanged = occluders.map((o) => o.eyesChanged);
   return `# Swap quality
 
 Measured by \`pnpm bench:quality\` (engine/bench/quality.ts) on ${new Date().toISOString().slice(0, 10)}, on ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'unknown CPU'} (${os.platform()}, Node ${process.version}), in ${minutes.toFixed(1)} min.
@@ -124,6 +129,22 @@ ${motion.map((m) => `| ${m.clip.name} | ${m.inView} | ${m.notSwapped} | ${pct(m.
 after the swap (bottom), with the frame's number and the recognisers that find the source in it
 (R: faceres, D: faceres-deep, a dash where one does not).*
 
+## Occluders
+
+A near-black glasses frame drawn across every face (1.8 % of the face thick: an oval rim round
+each eye, a bridge, arms out beyond the face's sides), then the next face of the list swapped in.
+Kept: the share of the frame's pixels on the face left as they were (within 12 levels); behind
+the lenses: the share of the eyes' pixels the new face changed.
+
+| faces | frame kept median / worst | eyes changed behind the lenses median / worst |
+| ---: | ---: | ---: |
+| ${occluders.length} | ${pct(median(kept), 1)} / ${pct(Math.min(...kept), 1)} (${leastKept.target.id} ← ${leastKept.source.id}) | ${pct(median(eyesChanged), 1)} / ${pct(Math.min(...eyesChanged), 1)} |
+
+![Occluder strip: faces with a glasses frame before and after the swap](images/quality-occluders.jpg)
+
+*The four faces that kept least of their frame, then four more spread over the rest: before (top)
+and after the swap (bottom), with the share of the frame kept.*
+
 ## Goals
 
 | goal | measured | |
@@ -133,5 +154,6 @@ after the swap (bottom), with the frame's number and the recognisers that find t
 | identity ≥ 95 % of pairs by both recognisers | ${pct(bothShare * stills.length, stills.length)} | ${goal(bothShare >= 0.95)} |
 | motion: in view but not swapped = 0 | ${motionMissed} of ${motionFrames} | ${goal(motionMissed === 0)} |
 | motion: identity by both ≥ 90 % of in-view frames | worst clip ${pct(motionBoth, 1)} | ${goal(motionBoth >= 0.9)} |
+| occluders stay in front (read as: ≥ 85 % of a drawn glasses frame kept on every face) | worst ${pct(Math.min(...kept), 1)}, median ${pct(median(kept), 1)} | ${goal(Math.min(...kept) >= 0.85)} |
 `;
 }

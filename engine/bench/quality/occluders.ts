@@ -1,0 +1,67 @@
+import sharp, { type OverlayOptions } from 'sharp';
+import type { MeshTopology } from '../../src/faces/mesh-topology';
+import { swapFaceInto } from '../../src/swap/swap-face';
+import { glassesOn } from '../../test/quality/occluders';
+import { faceTile, type DemoFace } from './stills';
+
+/** A glasses frame's colour: near black. */
+const FRAME = [25, 25, 28] as const;
+/** A pixel counts as kept when every channel is within this of what it was. */
+const KEPT_WITHIN = 12;
+/** Side of a tile of the occluder strip, px. */
+const TILE = 120;
+
+export interface OccluderResult {
+  target: DemoFace;
+  source: DemoFace;
+  /** Share of the frame's pixels inside the face's box left as they were. */
+  kept: number;
+  /** Share of the eyes' pixels (behind the lenses) the new face changed. */
+  eyesChanged: number;
+  /** The face with its glasses, before and after the swap (`TILE` px JPEGs). */
+  before: Buffer;
+  after: Buffer;
+}
+
+/** Draws a glasses frame across `target`'s face (`glassesOn`), swaps `source` in, and measures how much of the frame stayed in front. */
+export async function measureGlasses(target: DemoFace, source: DemoFace, topology: MeshTopology): Promise<OccluderResult> {
+  const { face } = target.seen;
+  const { frame, eyes } = glassesOn(face, target.image);
+  const painted = Uint8Array.from(target.image.rgb);
+  for (const p of frame) painted.set(FRAME, p * 3);
+  const result = { ...target.image, rgb: Uint8Array.from(painted) };
+  swapFaceInto(result, face, source.prepared, { topology });
+  const { x, y, width, height } = face.box;
+  const onFace = frame.filter((p) => {
+    const [px, py] = [p % target.image.width, Math.floor(p / target.image.width)];
+    return px >= x && px < x + width && py >= y && py < y + height;
+  });
+  const same = (p: number) => [0, 1, 2].every((k) => Math.abs(result.rgb[p * 3 + k]! - painted[p * 3 + k]!) <= KEPT_WITHIN);
+  return {
+    target,
+    source,
+    kept: onFace.filter(same).length / onFace.length,
+    eyesChanged: eyes.filter((p) => !same(p)).length / eyes.length,
+    before: await faceTile({ ...target.image, rgb: painted }, face.box, TILE),
+    after: await faceTile(result, face.box, TILE),
+  };
+}
+
+const GAP = 6;
+const LABEL = 18;
+
+/** The occluder strip: per result, the face with its glasses before (top) and after the swap (bottom), with the share of the frame kept. */
+export async function occluderStrip(results: OccluderResult[]): Promise<Buffer> {
+  const column = TILE + GAP;
+  const parts: OverlayOptions[] = [];
+  for (const [c, r] of results.entries()) {
+    const left = c * column;
+    parts.push({ input: r.before, left, top: 0 }, { input: r.after, left, top: TILE });
+    const text = `${r.target.id} ← ${r.source.id} · ${(100 * r.kept).toFixed(0)} %`;
+    parts.push({ input: Buffer.from(`<svg width="${TILE}" height="${LABEL}"><text x="2" y="${LABEL - 5}" font-family="sans-serif" font-size="12" fill="#222">${text}</text></svg>`), left, top: 2 * TILE });
+  }
+  return sharp({ create: { width: results.length * column - GAP, height: 2 * TILE + LABEL, channels: 3, background: '#ffffff' } })
+    .composite(parts)
+    .jpeg({ quality: 80 })
+    .toBuffer();
+}
