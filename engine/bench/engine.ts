@@ -56,7 +56,7 @@ async function swapOnce(targetBytes: Buffer, sourceBytes: Buffer): Promise<{ tim
   const sourceFaces = await detectFaces(sourceImage);
   const source = prepareSource(sourceImage, sourceFaces[largestIndex(sourceFaces.map((f) => f.box))]!, topology);
   lap('decode+detect source');
-  swapFaceInto(target, faces[largestIndex(faces.map((f) => f.box))]!, source, { topology, timings: times });
+  swapFaceInto(target, faces[largestIndex(faces.map((f) => f.box))]!, source, { topology, timings: times, fineOccluders: true });
   mark = performance.now();
   const result = await encodeImage(target);
   lap('encode');

@@ -30,7 +30,7 @@ export async function measureGlasses(target: DemoFace, source: DemoFace, topolog
   const painted = Uint8Array.from(target.image.rgb);
   for (const p of frame) painted.set(FRAME, p * 3);
   const result = { ...target.image, rgb: Uint8Array.from(painted) };
-  swapFaceInto(result, face, source.prepared, { topology });
+  swapFaceInto(result, face, source.prepared, { topology, fineOccluders: true });
   const { x, y, width, height } = face.box;
   const onFace = frame.filter((p) => {
     const [px, py] = [p % target.image.width, Math.floor(p / target.image.width)];

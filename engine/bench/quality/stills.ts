@@ -76,7 +76,7 @@ export async function demoFaces(topology: MeshTopology, width?: number): Promise
 export async function swapAndMeasure(target: DemoFace, source: DemoFace, topology: MeshTopology): Promise<StillResult> {
   const result = { ...target.image, rgb: Uint8Array.from(target.image.rgb) };
   const original = target.seen.face;
-  swapFaceInto(result, original, source.prepared, { topology });
+  swapFaceInto(result, original, source.prepared, { topology, fineOccluders: true });
   const swapped = await seeFaceAt(result, original);
   const before = faceCentreLab(target.image, original.box);
   const after = faceCentreLab(result, original.box);

@@ -26,7 +26,7 @@ export interface MeshTopology {
   outlineFeatures: Uint8Array;
   /** Per triangle, 1 if it is a feature above the eyes: a brow or the skin around it (see `browTriangles`). */
   brows: Uint8Array;
-  /** Per triangle, 1 if it touches an eye's or the lips' contour (see `openingTriangles`). */
+  /** Per triangle, 1 if it touches an eye's or the lips' contour, or is a brow's own (see `openingTriangles`). */
   openings: Uint8Array;
 }
 

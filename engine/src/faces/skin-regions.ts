@@ -80,11 +80,18 @@ const OPENING_CONTOURS = new Set([
   78, 95, 88, 178, 87, 14, 317, 402, 318, 324, 308, 415, 310, 311, 312, 13, 82, 81, 80, 191,
 ]);
 
-/** Per triangle, 1 if a corner lies on an eye's contour or the lips' (see `OPENING_CONTOURS`). */
+/**
+ * The brows' upper and lower contours (MediaPipe mesh indices): the triangles with every corner on
+ * them are the brows themselves, which on a face with thin brows are lines as thin as a frame's.
+ */
+const BROW_CONTOURS = new Set([70, 63, 105, 66, 107, 46, 53, 52, 65, 55, 300, 293, 334, 296, 336, 276, 283, 282, 295, 285]);
+
+/** Per triangle, 1 if a corner lies on an eye's contour or the lips' (see `OPENING_CONTOURS`), or every corner on a brow's. */
 export function openingTriangles(triangles: Uint16Array): Uint8Array {
   const out = new Uint8Array(triangles.length / 3);
   for (let t = 0; t < out.length; t++) {
-    out[t] = [triangles[t * 3]!, triangles[t * 3 + 1]!, triangles[t * 3 + 2]!].some((i) => OPENING_CONTOURS.has(i)) ? 1 : 0;
+    const corners = [triangles[t * 3]!, triangles[t * 3 + 1]!, triangles[t * 3 + 2]!];
+    out[t] = corners.some((i) => OPENING_CONTOURS.has(i)) || corners.every((i) => BROW_CONTOURS.has(i)) ? 1 : 0;
   }
   return out;
 }

@@ -15,7 +15,7 @@ import type { PreparedSource } from './prepared-source';
 import { indicesOf } from './mask-indices';
 import { blurMap } from './masked-blur';
 import { toLab } from './lab-colour';
-import { faceSkin, faceSkinLikeness } from './skin-likeness';
+import { faceSkin, faceSkinLikeness, leaveOutThinLines } from './skin-likeness';
 import { monochromeHue, takeHue } from './monochrome';
 import { matchSharpness } from './match-sharpness';
 import { maskOf } from './rasterise-mesh';
@@ -28,6 +28,12 @@ export interface SwapFaceOptions {
   topology: MeshTopology;
   /** Run the face enhancer over the swapped face. */
   enhance?: boolean;
+  /**
+   * Follow thin lines across a large target face (a glasses frame) at the face's own resolution
+   * too, not only on its skin map's grid (`leaveOutThinLines`): about 9 ms more for a 240 px face.
+   * Image swaps ask for it; video frames do not, for their frame rate.
+   */
+  fineOccluders?: boolean;
   /** When given, milliseconds spent in each step are added to it (for the bench). */
   timings?: Record<SwapStep, number>;
 }
@@ -134,6 +140,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   for (let p = 0; p < alpha.length; p++) alpha[p]! *= filled[p]!;
   // What lies across the target's face and is not its skin (hair, a hand, glasses) stays in front.
   const likeness = skinGrid.factor === 1 ? own.likeness : enlargeValues(own.likeness, 1, skinGrid, width, height);
+  if (options.fineOccluders && skinGrid.factor > 1) leaveOutThinLines(likeness, toLab(original), own.skin, boxMesh, topology, width, height);
   for (let p = 0; p < alpha.length; p++) alpha[p]! *= likeness[p]!;
   // Where the source was stretched into streaks, the target's own skin stays; softened so no triangle's edge shows.
   if (warped.sharpness) {

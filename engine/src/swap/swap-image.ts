@@ -59,7 +59,7 @@ export async function swapImage(input: SwapImageInput): Promise<SwapImageResult 
     progress(30 + Math.round((30 * sources.length) / input.mappings.length));
   }
   input.mappings.forEach((mapping, i) => {
-    swapFaceInto(target, picked[i]!, sources[i]!, { topology, enhance: mapping.enableFaceEnhancer === true });
+    swapFaceInto(target, picked[i]!, sources[i]!, { topology, enhance: mapping.enableFaceEnhancer === true, fineOccluders: true });
     progress(60 + Math.round((30 * (i + 1)) / input.mappings.length));
   });
   const image = await encodeImage(target);
