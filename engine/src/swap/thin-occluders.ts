@@ -1,5 +1,19 @@
 import { distanceInside } from './feather-mask';
 
+/** What counts as a line and which lines are left out (see `keepThinOccluders`), in px. */
+export interface ThinLines {
+  halfWidth: number;
+  length: number;
+  inward?: number;
+}
+
+/**
+ * Likeness below which a pixel counts as left out for how far a line lies from it: an enlarged,
+ * softened map is below 1 well beyond what it leaves out, and a glasses frame the coarse map left
+ * out is edged so.
+ */
+const LEFT_OUT = 0.2;
+
 /**
  * Leaves out (likeness 0) the long thin lines of `clearly` (pixels clearly not the face's skin,
  * features included) that run on from what is already left out or from beyond the face's outline:
@@ -10,9 +24,17 @@ import { distanceInside } from './feather-mask';
  * a mass of hair are not followed into. A line is left out only when it reaches across at least
  * `length` px; a shorter one (a brow's tapering end, an eyeliner's wing touching the hair beside
  * them) is the face's own. Beyond the outline means connected to the box's border, not the
- * mouth's hole inside the mesh.
+ * mouth's hole inside the mesh. With `inward`, a line is left out only where some pixel of it lies
+ * at least that far from anything outside `face` or left out (the line's own pixels counted in): a
+ * frame's bridge and rims lie in the middle of the face's skin, the dark edge of the hair at a
+ * face's side runs along what is left out.
  */
-export function keepThinOccluders(likeness: Float32Array, clearly: Uint8Array, face: Uint8Array, width: number, height: number, halfWidth: number, length: number): void {
+export function keepThinOccluders(likeness: Float32Array, clearly: Uint8Array, face: Uint8Array, width: number, height: number, lines: ThinLines): void {
+  const { halfWidth, length, inward = 0 } = lines;
+  // Fewer pixels than the length cannot make a line that long (most frames of a video).
+  let marked = 0;
+  for (let p = 0; p < clearly.length; p++) marked += clearly[p]!;
+  if (marked < length) return;
   // Distances in a 0/1 mask: from outside `clearly`, the thick parts' cores; from the cores, what lies near them.
   const depth = distanceInside(clearly, width, height);
   const notCore = new Uint8Array(depth.length);
@@ -21,7 +43,9 @@ export function keepThinOccluders(likeness: Float32Array, clearly: Uint8Array, f
   const thin = new Uint8Array(clearly.length);
   for (let p = 0; p < thin.length; p++) thin[p] = clearly[p] && fromCore[p]! > halfWidth ? 1 : 0;
   const beyond = beyondOutline(face, width, height);
+  // Every line's pixels one after another; the long ones that touch what is left out, as [begin, end) in it.
   const line = new Int32Array(thin.length);
+  const long: [number, number][] = [];
   let count = 0;
   let touches = false;
   // A neighbour of a line's pixel: joins the line if thin, or tells whether the line touches what is left out.
@@ -34,12 +58,12 @@ export function keepThinOccluders(likeness: Float32Array, clearly: Uint8Array, f
   for (let start = 0; start < thin.length; start++) {
     if (thin[start] !== 1) continue;
     // One line (4-connected thin pixels): its extent, and whether it touches what is left out.
+    const begin = count;
     thin[start] = 2;
-    line[0] = start;
-    count = 1;
+    line[count++] = start;
     touches = false;
     let [left, right, top, bottom] = [width, 0, height, 0];
-    for (let head = 0; head < count; head++) {
+    for (let head = begin; head < count; head++) {
       const p = line[head]!;
       const x = p % width, y = (p - x) / width;
       if (x < left) left = x;
@@ -51,8 +75,20 @@ export function keepThinOccluders(likeness: Float32Array, clearly: Uint8Array, f
       if (y > 0) visit(p - width);
       if (y < height - 1) visit(p + width);
     }
-    if (touches && Math.max(right - left, bottom - top) + 1 >= length) for (let n = 0; n < count; n++) likeness[line[n]!] = 0;
+    if (touches && Math.max(right - left, bottom - top) + 1 >= length) long.push([begin, count]);
   }
+  const reachesIn = inward > 0 && long.length > 0 ? reachingIn(likeness, clearly, face, width, height, inward) : null;
+  for (const [begin, end] of long) {
+    const kept = line.subarray(begin, end);
+    if (reachesIn && !kept.some((p) => reachesIn[p] === 1)) continue;
+    for (const p of kept) likeness[p] = 0;
+  }
+}
+
+/** The pixels at least `inward` px from anything outside `face` or left out (`LEFT_OUT`), those of `clearly` counted in. */
+function reachingIn(likeness: Float32Array, clearly: Uint8Array, face: Uint8Array, width: number, height: number, inward: number): Uint8Array {
+  const inside = distanceInside(face.map((f, p) => (f && (clearly[p] || likeness[p]! >= LEFT_OUT) ? 1 : 0)), width, height);
+  return Uint8Array.from(inside, (d) => (d >= inward ? 1 : 0));
 }
 
 /** The pixels outside `face` connected to the box's border. */

@@ -19,7 +19,7 @@ describe('thin lines across a face', () => {
     const { face, clearly, likeness } = box();
     mark(clearly, 0, 20, 26, 22); // a line 2 px thick, from the box's edge
     mark(clearly, 26, 14, 34, 28); // a patch 8 px across at its end (an eye, a brow)
-    keepThinOccluders(likeness, clearly, face, SIZE, SIZE, 2, 10);
+    keepThinOccluders(likeness, clearly, face, SIZE, SIZE, { halfWidth: 2, length: 10 });
 
     expect(likeness[21 * SIZE + 10]).toBe(0);
     expect(likeness[21 * SIZE + 20]).toBe(0);
@@ -30,7 +30,7 @@ describe('thin lines across a face', () => {
     const { face, clearly, likeness } = box();
     mark(clearly, 10, 10, 12, 30);
     likeness[20 * SIZE + 9] = 0.3; // hair beside the line, left out already
-    keepThinOccluders(likeness, clearly, face, SIZE, SIZE, 2, 10);
+    keepThinOccluders(likeness, clearly, face, SIZE, SIZE, { halfWidth: 2, length: 10 });
 
     expect(likeness[12 * SIZE + 11]).toBe(0);
     expect(likeness[28 * SIZE + 10]).toBe(0);
@@ -40,7 +40,7 @@ describe('thin lines across a face', () => {
     const { face, clearly, likeness } = box();
     mark(clearly, 10, 20, 16, 22); // 6 px long
     likeness[21 * SIZE + 9] = 0.3;
-    keepThinOccluders(likeness, clearly, face, SIZE, SIZE, 2, 10);
+    keepThinOccluders(likeness, clearly, face, SIZE, SIZE, { halfWidth: 2, length: 10 });
 
     expect(likeness[21 * SIZE + 12]).toBe(1);
   });
@@ -50,9 +50,22 @@ describe('thin lines across a face', () => {
     mark(clearly, 10, 10, 30, 12); // alone on the face
     face.fill(0, 25 * SIZE + 18, 25 * SIZE + 22); // a hole inside the face
     mark(clearly, 12, 26, 22, 28); // a line along the hole's lower edge
-    keepThinOccluders(likeness, clearly, face, SIZE, SIZE, 2, 10);
+    keepThinOccluders(likeness, clearly, face, SIZE, SIZE, { halfWidth: 2, length: 10 });
 
     expect(likeness[11 * SIZE + 20]).toBe(1);
     expect(likeness[26 * SIZE + 15]).toBe(1);
+  });
+
+  it('with a reach inwards, keeps a line that runs along what is left out and leaves out one that crosses the face', () => {
+    const alongHair = box();
+    for (let y = 5; y < 35; y++) alongHair.likeness.fill(0, y * SIZE + 5, y * SIZE + 9); // hair down the face's side
+    mark(alongHair.clearly, 9, 5, 11, 35); // the hair's dark edge beside it
+    keepThinOccluders(alongHair.likeness, alongHair.clearly, alongHair.face, SIZE, SIZE, { halfWidth: 2, length: 10, inward: 8 });
+    expect(alongHair.likeness[20 * SIZE + 10]).toBe(1);
+
+    const across = box();
+    mark(across.clearly, 0, 20, 40, 22); // from one side of the face to the other
+    keepThinOccluders(across.likeness, across.clearly, across.face, SIZE, SIZE, { halfWidth: 2, length: 10, inward: 8 });
+    expect(across.likeness[21 * SIZE + 20]).toBe(0);
   });
 });
