@@ -3,7 +3,7 @@ import { loadHuman } from './human';
 import { meshMirror, triangleSides } from './mesh-mirror';
 import { meshRings } from './mesh-rings';
 import { outlineReach } from './outline-reach';
-import { browTriangles, featureTriangles, openingTriangles, outlineFeatureTriangles, skinTriangles } from './skin-regions';
+import { browLineTriangles, browTriangles, featureTriangles, openingTriangles, outlineFeatureTriangles, skinTriangles } from './skin-regions';
 
 /** What the swap needs to know about the mesh's structure; the same for every face. */
 export interface MeshTopology {
@@ -26,8 +26,10 @@ export interface MeshTopology {
   outlineFeatures: Uint8Array;
   /** Per triangle, 1 if it is a feature above the eyes: a brow or the skin around it (see `browTriangles`). */
   brows: Uint8Array;
-  /** Per triangle, 1 if it touches an eye's or the lips' contour, or is a brow's own (see `openingTriangles`). */
+  /** Per triangle, 1 if it touches an eye's or the lips' contour (see `openingTriangles`). */
   openings: Uint8Array;
+  /** Per triangle, 1 if it lies between a brow's contours, the brow itself (see `browLineTriangles`). */
+  browLines: Uint8Array;
 }
 
 let topology: MeshTopology | undefined;
@@ -50,6 +52,7 @@ export async function meshTopology(): Promise<MeshTopology> {
       outlineFeatures: outlineFeatureTriangles(triangles, features, rings),
       brows: browTriangles(triangles, features, uv),
       openings: openingTriangles(triangles),
+      browLines: browLineTriangles(triangles),
     };
   }
   return topology;

@@ -86,12 +86,18 @@ const OPENING_CONTOURS = new Set([
  */
 const BROW_CONTOURS = new Set([70, 63, 105, 66, 107, 46, 53, 52, 65, 55, 300, 293, 334, 296, 336, 276, 283, 282, 295, 285]);
 
-/** Per triangle, 1 if a corner lies on an eye's contour or the lips' (see `OPENING_CONTOURS`), or every corner on a brow's. */
+/** Per triangle, 1 if a corner lies on an eye's contour or the lips' (see `OPENING_CONTOURS`). */
 export function openingTriangles(triangles: Uint16Array): Uint8Array {
+  return trianglesWhere(triangles, (corners) => corners.some((i) => OPENING_CONTOURS.has(i)));
+}
+
+/** Per triangle, 1 if every corner lies on a brow's contour (see `BROW_CONTOURS`): the brows themselves. */
+export function browLineTriangles(triangles: Uint16Array): Uint8Array {
+  return trianglesWhere(triangles, (corners) => corners.every((i) => BROW_CONTOURS.has(i)));
+}
+
+function trianglesWhere(triangles: Uint16Array, test: (corners: number[]) => boolean): Uint8Array {
   const out = new Uint8Array(triangles.length / 3);
-  for (let t = 0; t < out.length; t++) {
-    const corners = [triangles[t * 3]!, triangles[t * 3 + 1]!, triangles[t * 3 + 2]!];
-    out[t] = corners.some((i) => OPENING_CONTOURS.has(i)) || corners.every((i) => BROW_CONTOURS.has(i)) ? 1 : 0;
-  }
+  for (let t = 0; t < out.length; t++) out[t] = test([triangles[t * 3]!, triangles[t * 3 + 1]!, triangles[t * 3 + 2]!]) ? 1 : 0;
   return out;
 }

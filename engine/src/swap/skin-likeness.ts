@@ -115,8 +115,9 @@ export interface FaceJudging {
   followLight?: boolean;
   /**
    * Leave out long thin lines far lighter or darker than the skin that run on from what is left out
-   * across the face, features too, but not into the eyes, lips and brows (`MeshTopology.openings`): a
-   * glasses frame on a target (see `keepThinOccluders`).
+   * across the face, features too, but not into the eyes and lips (`MeshTopology.openings`) nor,
+   * unless very dark, the brows (`MeshTopology.browLines`): a glasses frame on a target (see
+   * `followThinLines`).
    */
   thinOccluders?: boolean;
 }
@@ -137,7 +138,7 @@ export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology
   const withBit = (bit: number) => covered.map((f) => (f & bit ? 1 : 0));
   const skin = learnSkin(lab, withBit(SKIN));
   const followOnly = judging.features === 'entered' ? { pixels: withBit(FOLLOW_ONLY), darkFurther: withBit(BROW) } : undefined;
-  const thin = judging.thinOccluders ? { skip: withBit(OPENING) } : undefined;
+  const thin = judging.thinOccluders ? { openings: withBit(OPENING), browLines: withBit(BROW_LINE) } : undefined;
   const options = { tolerance: judging.tolerance, followOnly, followLight: judging.followLight, thin };
   return { likeness: skinLikeness(lab, skin, withBit(JUDGE), withBit(FACE), width, height, options), skin };
 }
@@ -148,7 +149,7 @@ export function faceSkin(lab: Float32Array, mesh: Float32Array, topology: MeshTo
 }
 
 /** Bits of `judgingFlags`. */
-const [FACE, JUDGE, SKIN, FOLLOW_ONLY, BROW, OPENING] = [1, 2, 4, 8, 16, 32];
+const [FACE, JUDGE, SKIN, FOLLOW_ONLY, BROW, OPENING, BROW_LINE] = [1, 2, 4, 8, 16, 32, 64];
 
 /** The half of the face (a `MeshTopology.sides` value) turned away, on a face seen near profile; 0 otherwise. */
 function farHalf(mesh: Float32Array, topology: MeshTopology): number {
@@ -159,7 +160,7 @@ function farHalf(mesh: Float32Array, topology: MeshTopology): number {
 /** Per triangle, which of the masks `faceSkinLikeness` paints it into; the features of the `far` half (if not 0) are judged fully. */
 function judgingFlags(topology: MeshTopology, features: FaceJudging['features'], far: number): Uint8Array {
   return topology.skin.map((skin, t) => {
-    let bits = FACE | (skin ? SKIN : 0) | (topology.openings[t] ? OPENING : 0);
+    let bits = FACE | (skin ? SKIN : 0) | (topology.openings[t] ? OPENING : 0) | (topology.browLines[t] ? BROW_LINE : 0);
     if (!topology.features[t] || (far !== 0 && topology.sides[t] === far)) bits |= JUDGE;
     else if (features === 'entered') bits |= JUDGE | FOLLOW_ONLY | (topology.brows[t] ? BROW : 0);
     else if (topology.outlineFeatures[t]) bits |= JUDGE;
@@ -183,7 +184,7 @@ function judgingFlags(topology: MeshTopology, features: FaceJudging['features'],
  * `followOnly.darkFurther`. With `followLight`, a face lit by two colours is judged against the
  * skin's colour around each pixel (`followedLight`). With `thin`, long thin lines clearly lighter or
  * darker than the skin that run on from what is left out are left out too, through every pixel
- * but those of `thin.skip` (see `keepThinOccluders`).
+ * but the eyes' and lips' contours and the brows of `thin` (see `followThinLines`).
  */
 export function skinLikeness(
   lab: Float32Array,
@@ -192,7 +193,7 @@ export function skinLikeness(
   face: Uint8Array,
   width: number,
   height: number,
-  { tolerance = 1, followOnly, followLight = false, thin }: { tolerance?: number; followOnly?: FollowOnly; followLight?: boolean; thin?: { skip: Uint8Array } } = {},
+  { tolerance = 1, followOnly, followLight = false, thin }: { tolerance?: number; followOnly?: FollowOnly; followLight?: boolean; thin?: Omit<ThinMasks, 'face'> } = {},
 ): Float32Array {
   const likeness = new Float32Array(width * height).fill(1);
   const judged = indicesOf(judge);
@@ -226,24 +227,26 @@ export function skinLikeness(
     darkReach: steps(DARK_FOLLOW_REACH),
   };
   keepReachingOutside(likeness, face, width, height, follow);
-  if (thin) followThinLines(likeness, lab, (p) => centre(p, 0), skin, { face, skip: thin.skip }, width, height);
+  if (thin) followThinLines(likeness, lab, (p) => centre(p, 0), skin, { face, ...thin }, width, height);
   return soften(likeness, width, height);
 }
 
 /**
  * The follow of long thin lines (`keepThinOccluders`) over a face's likeness map: the lines are
  * told by lightness alone (lips and make-up differ from the skin in colour, a frame in lightness),
- * against the skin's lightness at each pixel, within `masks.face` but not `masks.skip`; very dark
- * lines once more on their own (`DARK_LINE_SHARE`).
+ * against the skin's lightness at each pixel, within `masks.face` but not its eyes' and lips'
+ * contours nor the brows themselves; very dark lines once more on their own (`DARK_LINE_SHARE`),
+ * through the brows too.
  */
-function followThinLines(likeness: Float32Array, lab: Float32Array, skinLightness: (p: number) => number, skin: SkinReach, masks: { face: Uint8Array; skip: Uint8Array }, width: number, height: number): void {
+function followThinLines(likeness: Float32Array, lab: Float32Array, skinLightness: (p: number) => number, skin: SkinReach, masks: ThinMasks, width: number, height: number): void {
   const clearly = new Uint8Array(width * height);
   const dark = new Uint8Array(width * height);
   for (let p = 0; p < clearly.length; p++) {
-    if (!masks.face[p] || masks.skip[p]) continue;
+    if (!masks.face[p] || masks.openings[p]) continue;
+    dark[p] = lab[p * 3]! < DARK_LINE_SHARE * skinLightness(p) ? 1 : 0;
+    if (masks.browLines[p]) continue;
     const lighter = lab[p * 3]! - skinLightness(p);
     clearly[p] = Math.abs(lighter) / (lighter > 0 ? skin.lighterReach : skin.reach[0]!) >= FADE ? 1 : 0;
-    dark[p] = lab[p * 3]! < DARK_LINE_SHARE * skinLightness(p) ? 1 : 0;
   }
   const side = Math.min(width, height);
   const halfWidth = Math.max(1, THIN_HALF_WIDTH * side);
@@ -260,9 +263,18 @@ function followThinLines(likeness: Float32Array, lab: Float32Array, skinLightnes
 export function leaveOutThinLines(likeness: Float32Array, lab: Float32Array, learnt: TrimmedColour, mesh: Float32Array, topology: MeshTopology, width: number, height: number): void {
   const skin = robustSkin(learnt);
   if (!skin) return;
-  const flags = triangleFlags(mesh, topology.triangles, topology.openings.map((opening) => FACE | (opening ? OPENING : 0)), width, height);
-  const masks = { face: flags.map((f) => (f & FACE ? 1 : 0)), skip: flags.map((f) => (f & OPENING ? 1 : 0)) };
+  const bits = topology.openings.map((opening, t) => FACE | (opening ? OPENING : 0) | (topology.browLines[t] ? BROW_LINE : 0));
+  const flags = triangleFlags(mesh, topology.triangles, bits, width, height);
+  const withBit = (bit: number) => flags.map((f) => (f & bit ? 1 : 0));
+  const masks = { face: withBit(FACE), openings: withBit(OPENING), browLines: withBit(BROW_LINE) };
   followThinLines(likeness, lab, () => skin.median[0]!, skin, masks, width, height);
+}
+
+/** Where thin lines are followed (see `followThinLines`): within `face`, never into `openings`, into `browLines` only very dark ones. */
+interface ThinMasks {
+  face: Uint8Array;
+  openings: Uint8Array;
+  browLines: Uint8Array;
 }
 
 /** Follow-only pixels and how far they are followed, in steps (see `keepReachingOutside`). */
