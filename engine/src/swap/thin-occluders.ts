@@ -31,7 +31,7 @@ const LEFT_OUT = 0.2;
  */
 export function keepThinOccluders(likeness: Float32Array, clearly: Uint8Array, face: Uint8Array, width: number, height: number, lines: ThinLines): void {
   const { halfWidth, length, inward = 0 } = lines;
-  // Fewer pixels than the length cannot make a line that long (most frames of a video).
+  // Fewer pixels than the length cannot make a line that long: the distance transforms are skipped.
   let marked = 0;
   for (let p = 0; p < clearly.length; p++) marked += clearly[p]!;
   if (marked < length) return;
