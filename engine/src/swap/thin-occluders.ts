@@ -5,6 +5,13 @@ export interface ThinLines {
   halfWidth: number;
   length: number;
   inward?: number;
+  carry?: Carry;
+}
+
+/** Pixels a left-out line is carried on into, up to `reach` px (4-connected steps), though they are not followed as lines themselves. */
+export interface Carry {
+  pixels: Uint8Array;
+  reach: number;
 }
 
 /**
@@ -27,10 +34,11 @@ const LEFT_OUT = 0.2;
  * mouth's hole inside the mesh. With `inward`, a line is left out only where some pixel of it lies
  * at least that far from anything outside `face` or left out (the line's own pixels counted in): a
  * frame's bridge and rims lie in the middle of the face's skin, the dark edge of the hair at a
- * face's side runs along what is left out.
+ * face's side runs along what is left out. With `carry`, the lines left out are carried on a
+ * little way into pixels that are not followed (see `carryOn`).
  */
 export function keepThinOccluders(likeness: Float32Array, clearly: Uint8Array, face: Uint8Array, width: number, height: number, lines: ThinLines): void {
-  const { halfWidth, length, inward = 0 } = lines;
+  const { halfWidth, length, inward = 0, carry } = lines;
   // Fewer pixels than the length cannot make a line that long: the distance transforms are skipped.
   let marked = 0;
   for (let p = 0; p < clearly.length; p++) marked += clearly[p]!;
@@ -78,10 +86,43 @@ export function keepThinOccluders(likeness: Float32Array, clearly: Uint8Array, f
     if (touches && Math.max(right - left, bottom - top) + 1 >= length) long.push([begin, count]);
   }
   const reachesIn = inward > 0 && long.length > 0 ? reachingIn(likeness, clearly, face, width, height, inward) : null;
+  const leftOut: Int32Array[] = [];
   for (const [begin, end] of long) {
     const kept = line.subarray(begin, end);
     if (reachesIn && !kept.some((p) => reachesIn[p] === 1)) continue;
     for (const p of kept) likeness[p] = 0;
+    leftOut.push(kept);
+  }
+  if (carry && leftOut.length > 0) carryOn(likeness, leftOut, carry, width);
+}
+
+/**
+ * Leaves out the pixels of `carry.pixels` within `carry.reach` steps of the `lines` just left out,
+ * through those pixels only: a glasses rim that crosses an eye's contour ring is carried across
+ * it, while the lash lines along the ring are reached only near where a rim meets them.
+ */
+function carryOn(likeness: Float32Array, lines: Int32Array[], carry: Carry, width: number): void {
+  const queue = new Int32Array(likeness.length);
+  const steps = new Int32Array(likeness.length);
+  const reached = new Uint8Array(likeness.length);
+  let tail = 0;
+  for (const line of lines) for (const p of line) queue[tail++] = p;
+  const visit = (q: number, step: number) => {
+    if (!carry.pixels[q] || reached[q] || likeness[q] === 0) return;
+    reached[q] = 1;
+    likeness[q] = 0;
+    steps[tail] = step;
+    queue[tail++] = q;
+  };
+  for (let head = 0; head < tail; head++) {
+    const step = steps[head]! + 1;
+    if (step > carry.reach) continue;
+    const p = queue[head]!;
+    const x = p % width;
+    if (x > 0) visit(p - 1, step);
+    if (x < width - 1) visit(p + 1, step);
+    if (p >= width) visit(p - width, step);
+    if (p + width < likeness.length) visit(p + width, step);
   }
 }
 

@@ -165,6 +165,12 @@ describe('what lies across a face', () => {
     expect(glassesKeptOn(await photo(6, (faces) => faces.find((face) => face.index === 2)!, 1920))).toBeGreaterThan(0.95);
   });
 
+  it("keeps a black glasses frame's rims in front where they cross the eyes' contours on a face near profile", async () => {
+    // Photo 5's face 1: the near lens's lower rim runs along her lower lid. Not carried into the
+    // eyes' contours, 85 % of it stayed (86 % now; the rest is the far lens, half hidden by her nose).
+    expect(glassesKeptOn(await photo(5, (faces) => faces.find((face) => face.index === 1)!, 1920))).toBeGreaterThan(0.855);
+  });
+
   it("does not carry a strand of hair across the source's face into the target", () => {
     const withStrand = painted(source.image, strandAcross(source.face, source.image.width).band);
     const clean = { ...target.image, rgb: Uint8Array.from(target.image.rgb) };

@@ -68,4 +68,28 @@ describe('thin lines across a face', () => {
     keepThinOccluders(across.likeness, across.clearly, across.face, SIZE, SIZE, { halfWidth: 2, length: 10, inward: 8 });
     expect(across.likeness[21 * SIZE + 20]).toBe(0);
   });
+
+  it('carries a line it leaves out on through the carry pixels it meets, only as far as the reach', () => {
+    const { face, clearly, likeness } = box();
+    mark(clearly, 0, 20, 20, 22); // a rim from beyond the outline, up to an eye's contour
+    const pixels = new Uint8Array(SIZE * SIZE);
+    mark(pixels, 20, 20, 34, 22); // its dark pixels on in the contour, not followed as a line
+    mark(pixels, 20, 10, 22, 20); // a lash line along the contour, meeting the rim at its end
+    keepThinOccluders(likeness, clearly, face, SIZE, SIZE, { halfWidth: 2, length: 10, carry: { pixels, reach: 4 } });
+
+    expect(likeness[21 * SIZE + 23]).toBe(0);
+    expect(likeness[21 * SIZE + 26]).toBe(1);
+    expect(likeness[17 * SIZE + 20]).toBe(0);
+    expect(likeness[12 * SIZE + 20]).toBe(1);
+  });
+
+  it('carries nothing on when it leaves no line out', () => {
+    const { face, clearly, likeness } = box();
+    mark(clearly, 10, 10, 30, 12); // a line alone on the face, kept
+    const pixels = new Uint8Array(SIZE * SIZE);
+    mark(pixels, 30, 10, 34, 12);
+    keepThinOccluders(likeness, clearly, face, SIZE, SIZE, { halfWidth: 2, length: 10, carry: { pixels, reach: 4 } });
+
+    expect(likeness[11 * SIZE + 31]).toBe(1);
+  });
 });
