@@ -28,12 +28,15 @@ export function ffmpegAvailable(): Promise<boolean> {
  * cannot be run: failing half-way through a pipe would only say "spawn ENOENT".
  */
 export async function requireFfmpeg(): Promise<void> {
-  for (const [binary, variable] of [
+  const binaries = [
     [ffmpegPath(), 'DOPPEL_FFMPEG_PATH'],
     [ffprobePath(), 'DOPPEL_FFPROBE_PATH'],
-  ] as const) {
-    if (!(await runs(binary))) {
-      throw new EngineError('ffmpeg_unavailable', `video processing needs ${binary}, which cannot be run: install ffmpeg or set ${variable}`);
-    }
+  ] as const;
+  // Both asked at once: each run starts the binary (70-90 ms), before every video's first frame.
+  const running = await Promise.all(binaries.map(([binary]) => runs(binary)));
+  const missing = binaries.find((_, i) => !running[i]);
+  if (missing) {
+    const [binary, variable] = missing;
+    throw new EngineError('ffmpeg_unavailable', `video processing needs ${binary}, which cannot be run: install ffmpeg or set ${variable}`);
   }
 }

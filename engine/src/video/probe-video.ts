@@ -55,16 +55,25 @@ const PACKET_SCAN_TIMEOUT_MS = 30_000;
 
 interface PacketSpan {
   packets: number;
-  /** First timestamp to the end of the last packet, in seconds; 0 when no packet has a time. */
-  seconds: number;
+  /** The first timestamp, in seconds (Infinity when no packet has one). */
+  first: number;
+  /** The latest end of a packet with a duration, and the latest start of one without (-Infinity when none). */
+  timedEnd: number;
+  untimedStart: number;
   truncated: boolean;
+}
+
+/** First timestamp to the end of the last packet, in seconds, a packet without a duration lasting `packetSeconds`; 0 when no packet has a time. */
+function spanSeconds({ first, timedEnd, untimedStart }: PacketSpan, packetSeconds: number): number {
+  const end = Math.max(timedEnd, untimedStart + packetSeconds);
+  return end > first ? end - first : 0;
 }
 
 /**
  * Demuxes the first video stream (no decoding) and counts its packets and the time they span.
  * Reading stops, and ffprobe is killed, once `maxPackets` are counted.
  */
-async function measurePackets(file: string, fallbackPacketSeconds: number, maxPackets: number): Promise<PacketSpan> {
+async function measurePackets(file: string, maxPackets: number): Promise<PacketSpan> {
   const child = spawn(ffprobePath(), ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0', file], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
@@ -79,7 +88,8 @@ async function measurePackets(file: string, fallbackPacketSeconds: number, maxPa
   }, PACKET_SCAN_TIMEOUT_MS);
   let packets = 0;
   let first = Infinity;
-  let end = -Infinity;
+  let timedEnd = -Infinity;
+  let untimedStart = -Infinity;
   let truncated = false;
   try {
     for await (const line of createInterface({ input: child.stdout })) {
@@ -87,7 +97,8 @@ async function measurePackets(file: string, fallbackPacketSeconds: number, maxPa
       packets++;
       if (Number.isFinite(pts)) {
         first = Math.min(first, pts!);
-        end = Math.max(end, pts! + (duration! > 0 ? duration! : fallbackPacketSeconds));
+        if (duration! > 0) timedEnd = Math.max(timedEnd, pts! + duration!);
+        else untimedStart = Math.max(untimedStart, pts!);
       }
       if (packets >= maxPackets) {
         truncated = true;
@@ -100,7 +111,7 @@ async function measurePackets(file: string, fallbackPacketSeconds: number, maxPa
   }
   await exited;
   if (timedOut) throw new Error(`counting the packets took over ${PACKET_SCAN_TIMEOUT_MS / 1000} s`);
-  return { packets, seconds: end > first ? end - first : 0, truncated };
+  return { packets, first, timedEnd, untimedStart, truncated };
 }
 
 /**
@@ -108,14 +119,19 @@ async function measurePackets(file: string, fallbackPacketSeconds: number, maxPa
  * Duration and frame count come from the packets themselves, not from the container's header.
  */
 export async function probeVideo(file: string, options: ProbeVideoOptions = {}): Promise<VideoInfo> {
-  await requireFfmpeg();
+  // The check that ffmpeg runs, the streams and the packets are read at once (each starts a
+  // binary, 70-90 ms: one after another they held up every video swap by about half a second);
+  // their failures are reported in this order.
+  const [available, streamsRead, packetsRead] = await Promise.allSettled([
+    requireFfmpeg(),
+    run(ffprobePath(), ['-v', 'error', '-print_format', 'json', '-show_streams', file], { timeout: 30_000, maxBuffer: 4 * 1024 * 1024 }),
+    measurePackets(file, options.maxPackets ?? DEFAULT_MAX_PACKETS),
+  ]);
+  if (available.status === 'rejected') throw available.reason;
   let parsed: { streams?: ProbeStream[] };
   try {
-    const { stdout } = await run(ffprobePath(), ['-v', 'error', '-print_format', 'json', '-show_streams', file], {
-      timeout: 30_000,
-      maxBuffer: 4 * 1024 * 1024,
-    });
-    parsed = JSON.parse(stdout) as typeof parsed;
+    if (streamsRead.status === 'rejected') throw streamsRead.reason;
+    parsed = JSON.parse(streamsRead.value.stdout) as typeof parsed;
   } catch (error) {
     throw new EngineError('undecodable_input', 'cannot read the video: not a video file ffmpeg understands', { cause: error });
   }
@@ -126,13 +142,12 @@ export async function probeVideo(file: string, options: ProbeVideoOptions = {}):
   const fps = rate(frameRate);
   if (!(fps > 0)) throw new EngineError('undecodable_input', 'cannot read the video: unknown frame rate');
   // The video stream's packets: an audio track may run longer than the pictures.
-  let span: PacketSpan;
-  try {
-    span = await measurePackets(file, 1 / fps, options.maxPackets ?? DEFAULT_MAX_PACKETS);
-  } catch (error) {
-    throw new EngineError('undecodable_input', 'cannot read the video: its packets cannot be read', { cause: error });
+  if (packetsRead.status === 'rejected') {
+    throw new EngineError('undecodable_input', 'cannot read the video: its packets cannot be read', { cause: packetsRead.reason });
   }
-  if (span.packets === 0 || !(span.seconds > 0)) throw new EngineError('undecodable_input', 'cannot read the video: it has no timed video frames');
+  const span = packetsRead.value;
+  const seconds = spanSeconds(span, 1 / fps);
+  if (span.packets === 0 || !(seconds > 0)) throw new EngineError('undecodable_input', 'cannot read the video: it has no timed video frames');
   const rotation = Number(video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? video.tags?.rotate ?? 0);
   const turned = Math.abs(rotation) % 180 === 90;
   const audio = streams.find((s) => s.codec_type === 'audio');
@@ -141,7 +156,7 @@ export async function probeVideo(file: string, options: ProbeVideoOptions = {}):
     height: turned ? video.width! : video.height!,
     fps,
     frameRate,
-    durationSeconds: span.seconds,
+    durationSeconds: seconds,
     frames: span.packets,
     truncated: span.truncated,
     audioCodec: audio?.codec_name ?? null,

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { checkVideoCaps, DEFAULT_VIDEO_CAPS, type VideoCaps } from '../animation/caps';
 import { EngineError } from '../faces/engine-error';
-import { requireFfmpeg } from './ffmpeg';
 import { joinSegments } from './join-segments';
 import { MIN_CHUNK_SECONDS, planChunks } from './plan-chunks';
 import { probeVideo } from './probe-video';
@@ -78,7 +77,6 @@ const ON_THIS_THREAD: VideoSwapRunner = {
  * video when given as bytes) are removed however the swap ends.
  */
 export async function swapVideo(input: SwapVideoInput, runner: VideoSwapRunner = ON_THIS_THREAD): Promise<SwapVideoResult> {
-  await requireFfmpeg();
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'doppel-video-'));
   try {
     const file = typeof input.input === 'string' ? input.input : path.join(scratch, 'input');
