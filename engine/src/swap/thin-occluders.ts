@@ -104,12 +104,11 @@ export function keepThinOccluders(likeness: Float32Array, clearly: Uint8Array, f
 function carryOn(likeness: Float32Array, lines: Int32Array[], carry: Carry, width: number): void {
   const queue = new Int32Array(likeness.length);
   const steps = new Int32Array(likeness.length);
-  const reached = new Uint8Array(likeness.length);
   let tail = 0;
   for (const line of lines) for (const p of line) queue[tail++] = p;
+  // A pixel left out (0) is never visited again, so the map itself marks what the carry reached.
   const visit = (q: number, step: number) => {
-    if (!carry.pixels[q] || reached[q] || likeness[q] === 0) return;
-    reached[q] = 1;
+    if (!carry.pixels[q] || likeness[q] === 0) return;
     likeness[q] = 0;
     steps[tail] = step;
     queue[tail++] = q;
