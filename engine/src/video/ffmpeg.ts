@@ -9,9 +9,18 @@ export const ffmpegPath = () => process.env.DOPPEL_FFMPEG_PATH ?? 'ffmpeg';
 /** The ffprobe binary: DOPPEL_FFPROBE_PATH, else the one on PATH. */
 export const ffprobePath = () => process.env.DOPPEL_FFPROBE_PATH ?? 'ffprobe';
 
+/**
+ * Binaries seen to run in this process. Each check starts the binary (70-90 ms, more with others
+ * starting beside it) and every video's probe asks: once a binary has run, it is not asked again.
+ * A binary that fails is asked again each time, so one installed later is found.
+ */
+const seenRunning = new Set<string>();
+
 async function runs(binary: string): Promise<boolean> {
+  if (seenRunning.has(binary)) return true;
   try {
     await run(binary, ['-version'], { timeout: 10_000 });
+    seenRunning.add(binary);
     return true;
   } catch {
     return false;
@@ -32,7 +41,7 @@ export async function requireFfmpeg(): Promise<void> {
     [ffmpegPath(), 'DOPPEL_FFMPEG_PATH'],
     [ffprobePath(), 'DOPPEL_FFPROBE_PATH'],
   ] as const;
-  // Both asked at once: each run starts the binary (70-90 ms), before every video's first frame.
+  // Both asked at once: each run starts the binary (70-90 ms).
   const running = await Promise.all(binaries.map(([binary]) => runs(binary)));
   const missing = binaries.find((_, i) => !running[i]);
   if (missing) {
