@@ -3,7 +3,7 @@ import { loadHuman } from './human';
 import { meshMirror, triangleSides } from './mesh-mirror';
 import { meshRings } from './mesh-rings';
 import { outlineReach } from './outline-reach';
-import { browLineTriangles, browTriangles, featureTriangles, openingTriangles, outlineFeatureTriangles, skinTriangles } from './skin-regions';
+import { belowEyeLineTriangles, browLineTriangles, browTriangles, featureTriangles, openingTriangles, outlineFeatureTriangles, skinTriangles } from './skin-regions';
 
 /** What the swap needs to know about the mesh's structure; the same for every face. */
 export interface MeshTopology {
@@ -30,6 +30,8 @@ export interface MeshTopology {
   openings: Uint8Array;
   /** Per triangle, 1 if it lies between a brow's contours, the brow itself (see `browLineTriangles`). */
   browLines: Uint8Array;
+  /** Per triangle, 1 if it lies below the line through the eyes' corners (see `belowEyeLineTriangles`). */
+  belowEyes: Uint8Array;
 }
 
 let topology: MeshTopology | undefined;
@@ -53,6 +55,7 @@ export async function meshTopology(): Promise<MeshTopology> {
       brows: browTriangles(triangles, features, uv),
       openings: openingTriangles(triangles),
       browLines: browLineTriangles(triangles),
+      belowEyes: belowEyeLineTriangles(triangles, uv),
     };
   }
   return topology;

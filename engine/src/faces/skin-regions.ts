@@ -68,6 +68,17 @@ export function browTriangles(triangles: Uint16Array, features: Uint8Array, uv: 
   return out;
 }
 
+/** The eyes' corners lie at about v 0.38 (upper lids 0.355, lower lids 0.40, brows 0.26-0.30). */
+const EYE_LINE = 0.38;
+
+/**
+ * Per triangle, 1 if every corner lies at or below the line through the eyes' corners: where a
+ * glasses frame's rims reach and a brow never does.
+ */
+export function belowEyeLineTriangles(triangles: Uint16Array, uv: readonly (readonly [number, number])[]): Uint8Array {
+  return trianglesWhere(triangles, (corners) => corners.every((i) => uv[i]![1] >= EYE_LINE));
+}
+
 /**
  * The eyes' contours and the lips' outer and inner contours (MediaPipe mesh indices, Human's
  * `meshAnnotations`): the openings whose own thin dark lines (lashes, eyeliner, the line between

@@ -125,8 +125,8 @@ export interface FaceJudging {
   /**
    * Leave out long thin lines far lighter or darker than the skin that run on from what is left out
    * across the face, features too, but not into the eyes and lips (`MeshTopology.openings`) nor,
-   * unless very dark, the brows (`MeshTopology.browLines`): a glasses frame on a target (see
-   * `followThinLines`).
+   * unless very dark, the brows (`MeshTopology.browLines`), and reach below the eyes' corners: a
+   * glasses frame on a target (see `followThinLines`).
    */
   thinOccluders?: boolean;
 }
@@ -147,7 +147,7 @@ export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology
   const withBit = (bit: number) => covered.map((f) => (f & bit ? 1 : 0));
   const skin = learnSkin(lab, withBit(SKIN));
   const followOnly = judging.features === 'entered' ? { pixels: withBit(FOLLOW_ONLY), darkFurther: withBit(BROW) } : undefined;
-  const thin = judging.thinOccluders ? { openings: withBit(OPENING), browLines: withBit(BROW_LINE) } : undefined;
+  const thin = judging.thinOccluders ? { openings: withBit(OPENING), browLines: withBit(BROW_LINE), belowEyes: withBit(BELOW_EYES) } : undefined;
   const options = { tolerance: judging.tolerance, followOnly, followLight: judging.followLight, thin };
   return { likeness: skinLikeness(lab, skin, withBit(JUDGE), withBit(FACE), width, height, options), skin };
 }
@@ -158,7 +158,7 @@ export function faceSkin(lab: Float32Array, mesh: Float32Array, topology: MeshTo
 }
 
 /** Bits of `judgingFlags`. */
-const [FACE, JUDGE, SKIN, FOLLOW_ONLY, BROW, OPENING, BROW_LINE] = [1, 2, 4, 8, 16, 32, 64];
+const [FACE, JUDGE, SKIN, FOLLOW_ONLY, BROW, OPENING, BROW_LINE, BELOW_EYES] = [1, 2, 4, 8, 16, 32, 64, 128];
 
 /** The half of the face (a `MeshTopology.sides` value) turned away, on a face seen near profile; 0 otherwise. */
 function farHalf(mesh: Float32Array, topology: MeshTopology): number {
@@ -169,7 +169,7 @@ function farHalf(mesh: Float32Array, topology: MeshTopology): number {
 /** Per triangle, which of the masks `faceSkinLikeness` paints it into; the features of the `far` half (if not 0) are judged fully. */
 function judgingFlags(topology: MeshTopology, features: FaceJudging['features'], far: number): Uint8Array {
   return topology.skin.map((skin, t) => {
-    let bits = FACE | (skin ? SKIN : 0) | (topology.openings[t] ? OPENING : 0) | (topology.browLines[t] ? BROW_LINE : 0);
+    let bits = FACE | (skin ? SKIN : 0) | thinBits(topology, t);
     if (!topology.features[t] || (far !== 0 && topology.sides[t] === far)) bits |= JUDGE;
     else if (features === 'entered') bits |= JUDGE | FOLLOW_ONLY | (topology.brows[t] ? BROW : 0);
     else if (topology.outlineFeatures[t]) bits |= JUDGE;
@@ -245,7 +245,11 @@ export function skinLikeness(
  * told by lightness alone (lips and make-up differ from the skin in colour, a frame in lightness),
  * against the skin's lightness at each pixel, within `masks.face` but not its eyes' and lips'
  * contours nor the brows themselves; very dark lines once more on their own (`DARK_LINE_SHARE`),
- * through the brows too, and carried a little way into the contours (`DARK_LINE_CARRY`).
+ * through the brows too, and carried a little way into the contours (`DARK_LINE_CARRY`). Either
+ * is left out only when it reaches below the line through the eyes' corners (`masks.belowEyes`):
+ * a frame's rims go round the eyes, while a thin arched brow that runs into the hair at the temple
+ * stays above them. Photo 6's face 1's brow, longer than `THIN_LENGTH`, was kept in front of every
+ * face swapped into her (identity by both on all pairs 376 → 378, a drawn frame kept as before).
  */
 function followThinLines(likeness: Float32Array, lab: Float32Array, skinLightness: (p: number) => number, skin: SkinReach, masks: ThinMasks, width: number, height: number): void {
   const clearly = new Uint8Array(width * height);
@@ -265,9 +269,10 @@ function followThinLines(likeness: Float32Array, lab: Float32Array, skinLightnes
   }
   const side = Math.min(width, height);
   const halfWidth = Math.max(1, THIN_HALF_WIDTH * side);
-  keepThinOccluders(likeness, clearly, masks.face, width, height, { halfWidth, length: THIN_LENGTH * side });
+  const reaching = masks.belowEyes;
+  keepThinOccluders(likeness, clearly, masks.face, width, height, { halfWidth, length: THIN_LENGTH * side, reaching });
   const carry = { pixels: darkInOpenings, reach: Math.max(1, Math.round(DARK_LINE_CARRY * side)) };
-  keepThinOccluders(likeness, dark, masks.face, width, height, { halfWidth, length: DARK_LINE_LENGTH * side, inward: DARK_LINE_INWARD * side, carry });
+  keepThinOccluders(likeness, dark, masks.face, width, height, { halfWidth, length: DARK_LINE_LENGTH * side, inward: DARK_LINE_INWARD * side, reaching, carry });
 }
 
 /**
@@ -279,10 +284,10 @@ function followThinLines(likeness: Float32Array, lab: Float32Array, skinLightnes
 export function leaveOutThinLines(likeness: Float32Array, lab: Float32Array, learnt: TrimmedColour, mesh: Float32Array, topology: MeshTopology, width: number, height: number): void {
   const skin = robustSkin(learnt);
   if (!skin) return;
-  const bits = topology.openings.map((opening, t) => FACE | (opening ? OPENING : 0) | (topology.browLines[t] ? BROW_LINE : 0));
+  const bits = topology.openings.map((_, t) => FACE | thinBits(topology, t));
   const flags = triangleFlags(mesh, topology.triangles, bits, width, height);
   const withBit = (bit: number) => flags.map((f) => (f & bit ? 1 : 0));
-  const masks = { face: withBit(FACE), openings: withBit(OPENING), browLines: withBit(BROW_LINE) };
+  const masks = { face: withBit(FACE), openings: withBit(OPENING), browLines: withBit(BROW_LINE), belowEyes: withBit(BELOW_EYES) };
   followThinLines(likeness, lab, () => skin.median[0]!, skin, masks, width, height);
 }
 
@@ -291,6 +296,13 @@ interface ThinMasks {
   face: Uint8Array;
   openings: Uint8Array;
   browLines: Uint8Array;
+  /** A line is left out only when it reaches in here (`MeshTopology.belowEyes`). */
+  belowEyes: Uint8Array;
+}
+
+/** A triangle's bits for the follow of thin lines (`ThinMasks`). */
+function thinBits(topology: MeshTopology, t: number): number {
+  return (topology.openings[t] ? OPENING : 0) | (topology.browLines[t] ? BROW_LINE : 0) | (topology.belowEyes[t] ? BELOW_EYES : 0);
 }
 
 /** Follow-only pixels and how far they are followed, in steps (see `keepReachingOutside`). */

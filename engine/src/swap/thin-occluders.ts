@@ -5,6 +5,8 @@ export interface ThinLines {
   halfWidth: number;
   length: number;
   inward?: number;
+  /** A line is left out only when some pixel of it lies where this is 1. */
+  reaching?: Uint8Array;
   carry?: Carry;
 }
 
@@ -34,11 +36,13 @@ const LEFT_OUT = 0.2;
  * mouth's hole inside the mesh. With `inward`, a line is left out only where some pixel of it lies
  * at least that far from anything outside `face` or left out (the line's own pixels counted in): a
  * frame's bridge and rims lie in the middle of the face's skin, the dark edge of the hair at a
- * face's side runs along what is left out. With `carry`, the lines left out are carried on a
- * little way into pixels that are not followed (see `carryOn`).
+ * face's side runs along what is left out. With `reaching`, a line is left out only when some
+ * pixel of it lies there (below the eyes' corners: a frame's rims reach there, a thin brow that
+ * runs into the hair does not). With `carry`, the lines left out are carried on a little way into
+ * pixels that are not followed (see `carryOn`).
  */
 export function keepThinOccluders(likeness: Float32Array, clearly: Uint8Array, face: Uint8Array, width: number, height: number, lines: ThinLines): void {
-  const { halfWidth, length, inward = 0, carry } = lines;
+  const { halfWidth, length, inward = 0, reaching, carry } = lines;
   // Fewer pixels than the length cannot make a line that long: the distance transforms are skipped.
   let marked = 0;
   for (let p = 0; p < clearly.length; p++) marked += clearly[p]!;
@@ -90,6 +94,7 @@ export function keepThinOccluders(likeness: Float32Array, clearly: Uint8Array, f
   for (const [begin, end] of long) {
     const kept = line.subarray(begin, end);
     if (reachesIn && !kept.some((p) => reachesIn[p] === 1)) continue;
+    if (reaching && !kept.some((p) => reaching[p] === 1)) continue;
     for (const p of kept) likeness[p] = 0;
     leftOut.push(kept);
   }

@@ -69,6 +69,22 @@ describe('thin lines across a face', () => {
     expect(across.likeness[21 * SIZE + 20]).toBe(0);
   });
 
+  it('with pixels to reach, keeps a line that stays above them (a brow running into the hair) and leaves out one that reaches them (a rim)', () => {
+    const below = new Uint8Array(SIZE * SIZE);
+    mark(below, 0, 20, SIZE, SIZE); // below the eyes' line
+    const brow = box();
+    mark(brow.clearly, 0, 12, 24, 14); // from beyond the outline along the brow, above the line
+    keepThinOccluders(brow.likeness, brow.clearly, brow.face, SIZE, SIZE, { halfWidth: 2, length: 10, reaching: below });
+    expect(brow.likeness[13 * SIZE + 15]).toBe(1);
+
+    const rim = box();
+    mark(rim.clearly, 0, 12, 24, 14);
+    mark(rim.clearly, 22, 14, 24, 26); // on down beside the eye
+    keepThinOccluders(rim.likeness, rim.clearly, rim.face, SIZE, SIZE, { halfWidth: 2, length: 10, reaching: below });
+    expect(rim.likeness[13 * SIZE + 15]).toBe(0);
+    expect(rim.likeness[24 * SIZE + 23]).toBe(0);
+  });
+
   it('carries a line it leaves out on through the carry pixels it meets, only as far as the reach', () => {
     const { face, clearly, likeness } = box();
     mark(clearly, 0, 20, 20, 22); // a rim from beyond the outline, up to an eye's contour
