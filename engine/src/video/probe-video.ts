@@ -119,9 +119,9 @@ async function measurePackets(file: string, maxPackets: number): Promise<PacketS
  * Duration and frame count come from the packets themselves, not from the container's header.
  */
 export async function probeVideo(file: string, options: ProbeVideoOptions = {}): Promise<VideoInfo> {
-  // The check that ffmpeg runs, the streams and the packets are read at once (each starts a
-  // binary, 70-90 ms: one after another they held up every video swap by about half a second);
-  // their failures are reported in this order.
+  // The check that ffmpeg runs (binaries only until each has run once), the streams and the
+  // packets are read at once (each read starts ffprobe, 70-90 ms: one after another they held up
+  // every video swap by about half a second); their failures are reported in this order.
   const [available, streamsRead, packetsRead] = await Promise.allSettled([
     requireFfmpeg(),
     run(ffprobePath(), ['-v', 'error', '-print_format', 'json', '-show_streams', file], { timeout: 30_000, maxBuffer: 4 * 1024 * 1024 }),
