@@ -62,7 +62,7 @@ export function prepareSource(image: RgbImage, detected: Face, topology: MeshTop
     mirroredMesh[i * 2] = width - 1 - mesh[j * 2]!;
     mirroredMesh[i * 2 + 1] = mesh[j * 2 + 1]!;
   }
-  const likeness = quantise(faceSkinLikeness(toLab(rgb), mesh, topology, width, height, { tolerance: SOURCE_TOLERANCE, features: 'entered', followLight: true }).likeness);
+  const likeness = quantise(faceSkinLikeness(toLab(rgb), mesh, topology, width, height, { tolerance: SOURCE_TOLERANCE, features: 'entered', followLight: true, hue: true }).likeness);
   const texture = (pixels: Uint8Array, points: Float32Array, skin: Uint8Array): FaceTexture => ({
     rgb: pixels,
     width,

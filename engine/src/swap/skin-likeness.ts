@@ -3,6 +3,7 @@ import type { MeshTopology } from '../faces/mesh-topology';
 import { indicesOf } from './mask-indices';
 import { blurMap, maskedBlur } from './masked-blur';
 import { trimmedColour, type TrimmedColour } from './robust-stats';
+import { hueDistance, skinHue } from './skin-hue';
 import { triangleFlags } from './rasterise-mesh';
 import { keepThinOccluders } from './thin-occluders';
 
@@ -123,6 +124,12 @@ export interface FaceJudging {
   /** Judge each pixel against the skin's colour around it on a face lit by two colours (see `followedLight`). */
   followLight?: boolean;
   /**
+   * Judge each pixel's hue too (`skinHue`), on a face lit by one colour. For sources only: fair
+   * hair is told from fair skin by its hue, and painted over; on targets, what is kept in front
+   * costs the new face its identity, and little of what hides targets is fair hair.
+   */
+  hue?: boolean;
+  /**
    * Leave out long thin lines far lighter or darker than the skin that run on from what is left out
    * across the face, features too, but not into the eyes and lips (`MeshTopology.openings`) nor,
    * unless very dark, the brows (`MeshTopology.browLines`), and reach below the eyes' corners: a
@@ -148,7 +155,7 @@ export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology
   const skin = learnSkin(lab, withBit(SKIN));
   const followOnly = judging.features === 'entered' ? { pixels: withBit(FOLLOW_ONLY), darkFurther: withBit(BROW) } : undefined;
   const thin = judging.thinOccluders ? { openings: withBit(OPENING), browLines: withBit(BROW_LINE), belowEyes: withBit(BELOW_EYES) } : undefined;
-  const options = { tolerance: judging.tolerance, followOnly, followLight: judging.followLight, thin };
+  const options = { tolerance: judging.tolerance, followOnly, followLight: judging.followLight, hue: judging.hue, thin };
   return { likeness: skinLikeness(lab, skin, withBit(JUDGE), withBit(FACE), width, height, options), skin };
 }
 
@@ -191,7 +198,8 @@ function judgingFlags(topology: MeshTopology, features: FaceJudging['features'],
  * `keepReachingOutside`): a brow's outer end lies at the outline, and is left out only where hair
  * falling across the skin beside it comes into it; dark hair is followed further into
  * `followOnly.darkFurther`. With `followLight`, a face lit by two colours is judged against the
- * skin's colour around each pixel (`followedLight`). With `thin`, long thin lines clearly lighter or
+ * skin's colour around each pixel (`followedLight`); with `hue`, a face lit by one colour by its
+ * hue too (`skinHue`). With `thin`, long thin lines clearly lighter or
  * darker than the skin that run on from what is left out are left out too, through every pixel
  * but the eyes' and lips' contours and the brows of `thin` (see `followThinLines`).
  */
@@ -202,7 +210,7 @@ export function skinLikeness(
   face: Uint8Array,
   width: number,
   height: number,
-  { tolerance = 1, followOnly, followLight = false, thin }: { tolerance?: number; followOnly?: FollowOnly; followLight?: boolean; thin?: Omit<ThinMasks, 'face'> } = {},
+  { tolerance = 1, followOnly, followLight = false, hue: judgeHue = false, thin }: { tolerance?: number; followOnly?: FollowOnly; followLight?: boolean; hue?: boolean; thin?: Omit<ThinMasks, 'face'> } = {},
 ): Float32Array {
   const likeness = new Float32Array(width * height).fill(1);
   const judged = indicesOf(judge);
@@ -212,12 +220,15 @@ export function skinLikeness(
   const skin = followed?.skin ?? one;
   // The skin's colour a pixel is judged against: the face's one colour, or the colour around it.
   const centre = (p: number, k: number) => (followed ? followed.colour[p * 3 + k]! : skin.median[k]!);
+  // Under two lights the skin's hue spreads as widely as its colour; the colour around each pixel judges it there.
+  const hue = judgeHue && !followed ? skinHue(lab, learnt.kept, learnt.median[0]!) : null;
   const distances = new Float32Array(width * height);
   for (let n = 0; n < judged.length; n++) {
     const p = judged[n]!;
     const lighter = lab[p * 3]! - centre(p, 0);
     let distance = Math.abs(lighter) / (tolerance * (lighter > 0 ? skin.lighterReach : skin.reach[0]!));
     for (let k = 1; k < 3; k++) distance = Math.max(distance, Math.abs(lab[p * 3 + k]! - centre(p, k)) / (tolerance * skin.reach[k]!));
+    if (hue) distance = Math.max(distance, hueDistance(lab, p, hue) / tolerance);
     distances[p] = distance;
   }
   // Follow-only pixels are left out of the averaging, or the halo it spreads from them onto the skin around would reach outside for them.

@@ -144,4 +144,36 @@ describe('skin likeness', () => {
     expect(Math.max(...hair.map((p) => followed[p]!))).toBe(0);
     for (const [x, y] of [[10, 20], [50, 50], [90, 80]] as const) expect(followed[y * SIZE + x]!).toBe(1);
   });
+
+  it('tells fair hair from skin by its hue when asked to, where each channel alone takes it for skin, but not a shadow', () => {
+    // Skin shaded from top to bottom (L* 50-70, chroma 20-50) at one hue (55° ± 3°); at the left
+    // outline a band of fair hair (lighter than the skin's median, chroma within the skin's, hue
+    // 80°); at the right one, a shadow of the same hue, darker than the median.
+    const box = skinBox();
+    const hair: number[] = [];
+    const shadow: number[] = [];
+    const skin: number[] = [];
+    const atHue = (lightness: number, chroma: number, degrees: number) => [lightness, chroma * Math.cos((degrees * Math.PI) / 180), chroma * Math.sin((degrees * Math.PI) / 180)];
+    for (let y = 0; y < SIZE; y++) {
+      for (let x = 0; x < SIZE; x++) {
+        const p = y * SIZE + x;
+        const band = y >= 40 && y < 60 ? (x < 25 ? hair : x >= SIZE - 25 ? shadow : null) : null;
+        if (box.judge[p]) (band ?? skin).push(p);
+        const colour = band === hair ? atHue(66, 28, 80) : band === shadow ? atHue(48, 28, 80) : atHue(50 + (20 * y) / SIZE, 20 + (30 * x) / SIZE, 55 + ((x * 7 + y * 3) % 7) - 3);
+        box.lab.set(colour, p * 3);
+        box.learnFrom[p] = band ? 0 : box.face[p]!;
+      }
+    }
+    const learnt = learnSkin(box.lab, box.learnFrom);
+    const judged = (hue: boolean) => skinLikeness(box.lab, learnt, box.judge, box.face, SIZE, SIZE, { tolerance: 1.5, hue });
+
+    const byChannel = judged(false);
+    const byHue = judged(true);
+
+    expect(Math.min(...hair.map((p) => byChannel[p]!))).toBe(1);
+    expect(Math.max(...hair.map((p) => byHue[p]!))).toBe(0);
+    expect(Math.min(...shadow.map((p) => byHue[p]!))).toBe(1);
+    // The skin 10 px and more from the bands (the map is softened across their edges).
+    expect(Math.min(...skin.filter((p) => p % SIZE >= 35 && p % SIZE < SIZE - 35).map((p) => byHue[p]!))).toBe(1);
+  });
 });
