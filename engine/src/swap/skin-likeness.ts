@@ -126,7 +126,8 @@ export interface FaceJudging {
   /**
    * Judge each pixel's hue too (`skinHue`), on a face lit by one colour. For sources only: fair
    * hair is told from fair skin by its hue, and painted over; on targets, what is kept in front
-   * costs the new face its identity, and little of what hides targets is fair hair.
+   * costs the new face its identity (judged so, photo 4's face 3 kept her blonde strands in front,
+   * and all 462 pairs of the quality report lost 5 passes by both recognisers).
    */
   hue?: boolean;
   /**
