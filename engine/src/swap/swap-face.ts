@@ -16,6 +16,7 @@ import { indicesOf } from './mask-indices';
 import { blurMap } from './masked-blur';
 import { toLab } from './lab-colour';
 import { faceSkin, faceSkinLikeness, leaveOutThinLines } from './skin-likeness';
+import { dropSpecks } from './drop-specks';
 import { monochromeHue, takeHue } from './monochrome';
 import { matchSharpness } from './match-sharpness';
 import { maskOf } from './rasterise-mesh';
@@ -112,6 +113,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
     features: 'outline',
     thinOccluders: true,
   });
+  dropSpecks(own.likeness, skinGrid.width, skinGrid.height);
   const skin = transferTone({
     warped: coarse.rgb,
     targetLab: coarse.originalLab,
