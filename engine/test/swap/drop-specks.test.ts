@@ -3,59 +3,36 @@ import { dropSpecks } from '../../src/swap/drop-specks';
 
 const SIZE = 100;
 
-/** A likeness map of `SIZE` px square, `value` everywhere. */
-const map = (value: number) => new Float32Array(SIZE * SIZE).fill(value);
-
-const paint = (likeness: Float32Array, x0: number, y0: number, x1: number, y1: number, value: number) => {
+/** A `SIZE` px square likeness map of `background` with the patch [x0, y0, x1, y1) set to `value`, after `dropSpecks`. */
+function dropped(background: number, [x0, y0, x1, y1]: [number, number, number, number], value: number): (x: number, y: number) => number {
+  const likeness = new Float32Array(SIZE * SIZE).fill(background);
   for (let y = y0; y < y1; y++) likeness.fill(value, y * SIZE + x0, y * SIZE + x1);
-};
+  dropSpecks(likeness, SIZE, SIZE);
+  return (x, y) => likeness[y * SIZE + x]!;
+}
 
 describe('specks of a likeness map', () => {
   it('raises a speck of not-skin in hair scored partly skin to the likeness around it', () => {
-    const likeness = map(0.6);
-    paint(likeness, 40, 40, 42, 42, 0);
-    dropSpecks(likeness, SIZE, SIZE);
-
-    expect(likeness[41 * SIZE + 41]).toBeCloseTo(0.6, 5);
+    expect(dropped(0.6, [40, 40, 42, 42], 0)(41, 41)).toBeCloseTo(0.6, 5);
   });
 
   it('raises a speck on plain skin to skin', () => {
-    const likeness = map(1);
-    paint(likeness, 60, 20, 63, 22, 0.3);
-    dropSpecks(likeness, SIZE, SIZE);
-
-    expect(likeness[21 * SIZE + 61]).toBe(1);
+    expect(dropped(1, [60, 20, 63, 22], 0.3)(61, 21)).toBe(1);
   });
 
   it('keeps a thin strand of hair, longer than a speck', () => {
-    const likeness = map(1);
-    paint(likeness, 30, 10, 31, 60, 0);
-    dropSpecks(likeness, SIZE, SIZE);
-
-    expect(likeness[35 * SIZE + 30]).toBe(0);
+    expect(dropped(1, [30, 10, 31, 60], 0)(30, 35)).toBe(0);
   });
 
   it('keeps a patch as wide as a hand', () => {
-    const likeness = map(1);
-    paint(likeness, 50, 50, 70, 70, 0);
-    dropSpecks(likeness, SIZE, SIZE);
-
-    expect(likeness[60 * SIZE + 60]).toBe(0);
+    expect(dropped(1, [50, 50, 70, 70], 0)(60, 60)).toBe(0);
   });
 
   it("keeps a small patch at the box's edge, where what lies beyond it is not seen", () => {
-    const likeness = map(1);
-    paint(likeness, 0, 50, 2, 52, 0);
-    dropSpecks(likeness, SIZE, SIZE);
-
-    expect(likeness[50 * SIZE]).toBe(0);
+    expect(dropped(1, [0, 50, 2, 52], 0)(0, 50)).toBe(0);
   });
 
   it('keeps a darker patch that is not far below the likeness around it', () => {
-    const likeness = map(0.6);
-    paint(likeness, 40, 40, 42, 42, 0.4);
-    dropSpecks(likeness, SIZE, SIZE);
-
-    expect(likeness[41 * SIZE + 41]).toBeCloseTo(0.4, 5);
+    expect(dropped(0.6, [40, 40, 42, 42], 0.4)(41, 41)).toBeCloseTo(0.4, 5);
   });
 });
