@@ -9,15 +9,13 @@ const SPECK_CONTRAST = 0.5;
  * not touching the box's edge. A pixel clearly not skin keeps its own score so that a thin strand of
  * hair is not averaged away, but in hair the colour of the skin, scored partly skin, its darkest
  * pixels are such pixels one by one, and kept in front of the new face they showed as black specks
- * at the temples (targets 2-2, 6-1, 6-2). A strand, a glasses frame or a hand is longer than a speck.
+ * at the temple (every swap into photo 2's face 2). A strand, a glasses frame or a hand is longer than a speck.
  */
 export function dropSpecks(likeness: Float32Array, width: number, height: number): void {
   const side = Math.min(width, height);
   const size = Math.max(2, SPECK_SIZE * side);
   // Only a pixel below the contrast itself can be below that share of what is around it.
-  let candidates = 0;
-  for (let p = 0; p < likeness.length; p++) if (likeness[p]! < SPECK_CONTRAST) candidates++;
-  if (candidates === 0) return;
+  if (likeness.every((value) => value >= SPECK_CONTRAST)) return;
   const around = windowMeans(likeness, width, height, Math.max(2, Math.round(size)));
   const low = new Uint8Array(width * height);
   for (let p = 0; p < low.length; p++) low[p] = likeness[p]! < SPECK_CONTRAST && likeness[p]! < SPECK_CONTRAST * around(p) ? 1 : 0;
@@ -54,8 +52,8 @@ export function dropSpecks(likeness: Float32Array, width: number, height: number
 
 /**
  * The mean of `values` over the square of `radius` px around a pixel, cut by the box's edge, from a
- * summed-area table: read only at the few pixels that might be specks, where a blur of the whole
- * map took a 250 px face about 3 ms, on every video frame.
+ * summed-area table, read only at the few pixels that might be specks: a blur of the whole map
+ * made the step five times slower (a 250 px map: 3.3 against 0.7 ms), on every video frame.
  */
 function windowMeans(values: Float32Array, width: number, height: number, radius: number): (p: number) => number {
   const stride = width + 1;
