@@ -15,7 +15,7 @@ export function dropSpecks(likeness: Float32Array, width: number, height: number
   const side = Math.min(width, height);
   const size = Math.max(2, SPECK_SIZE * side);
   // Only a pixel below the contrast itself can be below that share of what is around it.
-  if (likeness.every((value) => value >= SPECK_CONTRAST)) return;
+  if (!hasBelow(likeness, SPECK_CONTRAST)) return;
   const around = windowMeans(likeness, width, height, Math.max(2, Math.round(size)));
   const low = new Uint8Array(width * height);
   for (let p = 0; p < low.length; p++) low[p] = likeness[p]! < SPECK_CONTRAST && likeness[p]! < SPECK_CONTRAST * around(p) ? 1 : 0;
@@ -48,6 +48,12 @@ export function dropSpecks(likeness: Float32Array, width: number, height: number
     if (edge || Math.max(maxX - minX, maxY - minY) + 1 > size) continue;
     raiseToSurroundings(likeness, patch, low, width);
   }
+}
+
+/** Whether any value is below `bound`: a plain loop, several times faster than `every` with a closure per pixel. */
+function hasBelow(values: Float32Array, bound: number): boolean {
+  for (let p = 0; p < values.length; p++) if (values[p]! < bound) return true;
+  return false;
 }
 
 /**
