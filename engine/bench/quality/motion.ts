@@ -152,7 +152,7 @@ function changeInside(before: RgbImage, after: RgbImage, box: Box): number {
   return inside / Math.max(1, area) - (all - inside) / Math.max(1, before.width * before.height * 3 - area);
 }
 
-const placeholder = (box: Box): Face => ({ index: 0, box, mesh: new Float32Array(0), score: 1, descriptor: null });
+const placeholder = (box: Box): Face => ({ index: 0, box, mesh: new Float32Array(0), depth: new Float32Array(0), score: 1, descriptor: null });
 
 /**
  * Runs one clip: the person the engine picks by default (the largest face on the first frame) is

@@ -66,6 +66,7 @@ export function interpolateFace(a: Face, b: Face, t: number): Face {
     index: a.index,
     box: { x, y, width: right - x, height: bottom - y },
     mesh: lerpPoints(a.mesh, b.mesh, t),
+    depth: lerpPoints(a.depth, b.depth, t),
     score: Math.min(a.score, b.score),
     descriptor: null,
   };

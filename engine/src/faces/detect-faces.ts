@@ -16,6 +16,12 @@ export interface Face {
   box: Box;
   /** The 468 mesh points as x, y pairs in image pixels (may fall outside a cut-off face). */
   mesh: Float32Array;
+  /**
+   * Each mesh point's depth, in image pixels as x and y are, larger further from the camera
+   * (Human's z, which it leaves in the mesh model's 192 px input): with it the mesh is a 3D face,
+   * which can be turned to another face's pose.
+   */
+  depth: Float32Array;
   /** Confidence of the mesh, 0..1. */
   score: number;
   /** faceres identity descriptor, when asked for. */
@@ -113,7 +119,7 @@ export function detectFaces(image: RgbImage, options: DetectOptions = {}): Promi
         if (result.error) throw new Error(`face detection failed: ${result.error}`);
         return result.face
           .filter((face) => face.mesh.length >= MESH_POINTS)
-          .map((face) => toFace(face, image, { pad, scaleX, scaleY }))
+          .map((face) => toFace(face, image, { pad, scaleX, scaleY, width: copy.width + 2 * pad }))
           .filter((face) => isLargeEnough(face.box) && centreInside(face.mesh, image));
       } finally {
         if (input !== plain) input.dispose();
@@ -184,7 +190,7 @@ function withMeshOf(face: Face, mirrored: Face[], image: RgbImage): Face {
     const gap = Math.hypot(at.x - own.x, at.y - own.y);
     if (gap < bestGap) [best, bestGap] = [other, gap];
   }
-  return best ? { ...face, mesh: best.mesh, box: meshBox(best.mesh, image) } : face;
+  return best ? { ...face, mesh: best.mesh, depth: best.depth, box: meshBox(best.mesh, image) } : face;
 }
 
 /** Whether the middle of the mesh's extent lies inside the image, or within a quarter of that extent of it. */
@@ -194,22 +200,30 @@ function centreInside(mesh: Float32Array, image: RgbImage): boolean {
   return x >= -mx && x < image.width + mx && y >= -my && y < image.height + my;
 }
 
+/** The side of the square crop Human's mesh model reads, px: its z values are in these units. */
+const MESH_MODEL_INPUT = 192;
+
 /**
- * A face from Human's result on the detection copy extended by `pad` pixels on each side, in the
- * pixels of `image` (the copy is `scaleX` x `scaleY` times smaller).
+ * A face from Human's result on the detection copy extended by `pad` pixels on each side (`width`
+ * wide in all), in the pixels of `image` (the copy is `scaleX` x `scaleY` times smaller).
  */
-function toFace(result: FaceResult, image: RgbImage, copy: { pad: number; scaleX: number; scaleY: number }): Face {
+function toFace(result: FaceResult, image: RgbImage, copy: { pad: number; scaleX: number; scaleY: number; width: number }): Face {
   const mesh = new Float32Array(MESH_POINTS * 2);
+  const depth = new Float32Array(MESH_POINTS);
+  // x and y are scaled from the model's crop to pixels, z is not: the crop is the result's unclamped box.
+  const depthScale = ((result.boxRaw[2] * copy.width) / MESH_MODEL_INPUT) * copy.scaleX;
   for (let i = 0; i < MESH_POINTS; i++) {
     const point = result.mesh[i]!;
     // Pixel centres line up: centre c of the copy covers (c + 0.5) * scale - 0.5 of the image.
     mesh[i * 2] = (point[0] - copy.pad) * copy.scaleX + (copy.scaleX - 1) / 2;
     mesh[i * 2 + 1] = (point[1] - copy.pad) * copy.scaleY + (copy.scaleY - 1) / 2;
+    depth[i] = (point[2] ?? 0) * depthScale;
   }
   return {
     index: -1,
     box: meshBox(mesh, image),
     mesh,
+    depth,
     score: result.score,
     descriptor: result.embedding?.length ? Float32Array.from(result.embedding) : null,
   };

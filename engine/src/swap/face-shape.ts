@@ -1,3 +1,4 @@
+import { alignInPlane, alignInPose, type MeshPoints } from './align-pose';
 import { keepExpression } from './keep-expression';
 
 /** Mesh rings over which the shape change ramps up from the outline. */
@@ -9,52 +10,34 @@ const RAMP_RINGS = 3;
  * identifies a face) while its outline, and so its seam with the target, stays where it was.
  *
  * The source mesh is first aligned on the target mesh by the least-squares similarity transform
- * (scale, rotation, shift), which removes position and size but keeps shape. Each point then
- * moves by `strength` times its offset to the aligned source, ramping from 0 on the face outline
- * up to full strength `RAMP_RINGS` rings of mesh edges inside it, so that no triangle folds.
- * The proportions are the source's, the expression stays the target's (`keepExpression`): how
- * open its mouth and eyes are.
+ * in the image plane (scale, rotation, shift), which removes position and size but keeps shape.
+ * On a target whose far side is hidden behind its nose (`hiddenFarSide`), by `inPose` (0..1) it is
+ * aligned in 3D instead, turned in depth into the target's pose (`alignInPose`; the outline's
+ * points, which `extendOutline` moves out in the image plane, left out of the fit): aligned in the
+ * plane, a frontal source kept its far eye and cheek beside the near ones, and on a profile they
+ * were drawn out over the background beyond the nose. Turned in depth on every target, the
+ * recognisers found the results further from their sources (all 462 pairs of the quality report:
+ * identity by both 382 → 351), and on three-quarter targets the mesh's depth misplaced the nose.
+ *
+ * Each point then moves by `strength` times its offset to the aligned source, ramping from 0 on
+ * the face outline up to full strength `RAMP_RINGS` rings of mesh edges inside it, so that no
+ * triangle folds. The proportions are the source's, the expression stays the target's
+ * (`keepExpression`): how open its mouth and eyes are.
  */
-export function blendFaceShape(target: Float32Array, source: Float32Array, rings: Uint8Array, strength: number): Float32Array {
-  const aligned = alignSimilarity(source, target);
-  const out = new Float32Array(target.length);
-  const ramp = new Float32Array(target.length / 2);
-  for (let i = 0; i < target.length / 2; i++) {
+export function blendFaceShape(target: MeshPoints, source: MeshPoints, rings: Uint8Array, { strength, inPose }: { strength: number; inPose: number }): Float32Array {
+  const { mesh } = target;
+  const aligned = alignInPlane(source.mesh, mesh);
+  if (inPose > 0) {
+    const turned = alignInPose(source, target, (point) => rings[point]! > 0);
+    for (let i = 0; i < aligned.length; i++) aligned[i] = aligned[i]! + inPose * (turned[i]! - aligned[i]!);
+  }
+  const out = new Float32Array(mesh.length);
+  const ramp = new Float32Array(mesh.length / 2);
+  for (let i = 0; i < mesh.length / 2; i++) {
     ramp[i] = Math.min(1, rings[i]! / RAMP_RINGS);
     const w = strength * ramp[i]!;
-    out[i * 2] = target[i * 2]! + w * (aligned[i * 2]! - target[i * 2]!);
-    out[i * 2 + 1] = target[i * 2 + 1]! + w * (aligned[i * 2 + 1]! - target[i * 2 + 1]!);
+    out[i * 2] = mesh[i * 2]! + w * (aligned[i * 2]! - mesh[i * 2]!);
+    out[i * 2 + 1] = mesh[i * 2 + 1]! + w * (aligned[i * 2 + 1]! - mesh[i * 2 + 1]!);
   }
-  return keepExpression(out, target, ramp);
-}
-
-/** `from` mapped by the similarity transform that best fits it onto `to` (least squares). */
-function alignSimilarity(from: Float32Array, to: Float32Array): Float32Array {
-  const n = from.length / 2;
-  let fx = 0, fy = 0, tx = 0, ty = 0;
-  for (let i = 0; i < n; i++) {
-    fx += from[i * 2]!;
-    fy += from[i * 2 + 1]!;
-    tx += to[i * 2]!;
-    ty += to[i * 2 + 1]!;
-  }
-  fx /= n; fy /= n; tx /= n; ty /= n;
-  // With centred points a (from) and b (to), the best b ~ [[p, -q], [q, p]] a has
-  // p = sum(a.b) / |a|^2 and q = sum(a x b) / |a|^2.
-  let dot = 0, cross = 0, norm = 0;
-  for (let i = 0; i < n; i++) {
-    const ax = from[i * 2]! - fx, ay = from[i * 2 + 1]! - fy;
-    const bx = to[i * 2]! - tx, by = to[i * 2 + 1]! - ty;
-    dot += ax * bx + ay * by;
-    cross += ax * by - ay * bx;
-    norm += ax * ax + ay * ay;
-  }
-  const p = dot / norm, q = cross / norm;
-  const out = new Float32Array(from.length);
-  for (let i = 0; i < n; i++) {
-    const ax = from[i * 2]! - fx, ay = from[i * 2 + 1]! - fy;
-    out[i * 2] = tx + p * ax - q * ay;
-    out[i * 2 + 1] = ty + q * ax + p * ay;
-  }
-  return out;
+  return keepExpression(out, mesh, ramp);
 }

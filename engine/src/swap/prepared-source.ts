@@ -12,6 +12,8 @@ export interface FaceTexture {
   width: number;
   height: number;
   mesh: Float32Array;
+  /** Each mesh point's depth (`Face.depth`). */
+  depth: Float32Array;
   /** How far the face is turned (`meshTurn`), -1..1. */
   turn: number;
   /** Per pixel, how much it looks like the face's own skin (`skinLikeness`), 0..255. */
@@ -53,6 +55,7 @@ export function prepareSource(image: RgbImage, detected: Face, topology: MeshTop
   }
   const mesh = new Float32Array(face.mesh.length);
   const mirroredMesh = new Float32Array(face.mesh.length);
+  const mirroredDepth = new Float32Array(face.depth.length);
   for (let i = 0; i < mesh.length / 2; i++) {
     mesh[i * 2] = face.mesh[i * 2]! - x;
     mesh[i * 2 + 1] = face.mesh[i * 2 + 1]! - y;
@@ -61,17 +64,22 @@ export function prepareSource(image: RgbImage, detected: Face, topology: MeshTop
     const j = topology.mirror[i]!;
     mirroredMesh[i * 2] = width - 1 - mesh[j * 2]!;
     mirroredMesh[i * 2 + 1] = mesh[j * 2 + 1]!;
+    mirroredDepth[i] = face.depth[j]!;
   }
   const likeness = quantise(faceSkinLikeness(toLab(rgb), mesh, topology, width, height, { tolerance: SOURCE_TOLERANCE, features: 'entered', followLight: true, hue: true }).likeness);
-  const texture = (pixels: Uint8Array, points: Float32Array, skin: Uint8Array): FaceTexture => ({
+  const texture = (pixels: Uint8Array, points: Float32Array, depth: Float32Array, skin: Uint8Array): FaceTexture => ({
     rgb: pixels,
     width,
     height,
     mesh: points,
+    depth,
     turn: meshTurn(points, topology.triangles, topology.sides),
     likeness: skin,
   });
-  return { face: texture(rgb, mesh, likeness), mirrored: texture(flipped, mirroredMesh, flipRows(likeness, width, height)) };
+  return {
+    face: texture(rgb, mesh, face.depth, likeness),
+    mirrored: texture(flipped, mirroredMesh, mirroredDepth, flipRows(likeness, width, height)),
+  };
 }
 
 function quantise(map: Float32Array): Uint8Array {

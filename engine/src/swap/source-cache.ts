@@ -11,7 +11,7 @@ export function sourceKey(bytes: Uint8Array): string {
 
 /** Bytes a prepared source holds (its two textures, meshes and skin maps). */
 export function preparedBytes(prepared: PreparedSource): number {
-  return [prepared.face, prepared.mirrored].reduce((sum, t) => sum + t.rgb.byteLength + t.mesh.byteLength + t.likeness.byteLength, 0);
+  return [prepared.face, prepared.mirrored].reduce((sum, t) => sum + t.rgb.byteLength + t.mesh.byteLength + t.depth.byteLength + t.likeness.byteLength, 0);
 }
 
 /**
@@ -78,9 +78,11 @@ export function toShared(prepared: PreparedSource): PreparedSource {
     rgb.set(texture.rgb);
     const mesh = new Float32Array(new SharedArrayBuffer(texture.mesh.byteLength));
     mesh.set(texture.mesh);
+    const depth = new Float32Array(new SharedArrayBuffer(texture.depth.byteLength));
+    depth.set(texture.depth);
     const likeness = new Uint8Array(new SharedArrayBuffer(texture.likeness.byteLength));
     likeness.set(texture.likeness);
-    return { ...texture, rgb, mesh, likeness };
+    return { ...texture, rgb, mesh, depth, likeness };
   };
   return { face: share(prepared.face), mirrored: share(prepared.mirrored) };
 }

@@ -2,6 +2,7 @@ import type { RgbImage } from '../faces/decode-image';
 import type { Face } from '../faces/detect-faces';
 import type { Box } from '../faces/face-order';
 import type { MeshTopology } from '../faces/mesh-topology';
+import { hiddenFarSide } from '../faces/hidden-far-side';
 import { meshTurn } from '../faces/mesh-mirror';
 import { anchorCentre } from './anchor-centre';
 import { blendFaceShape } from './face-shape';
@@ -70,31 +71,31 @@ const OCCLUDER_TOLERANCE = 2;
  * inside the box of the face's region (its mesh reaching out at the forehead and temples:
  * `extendOutline`). Works on raw RGB so still images, GIF frames and video frames share it.
  *
- * Steps: pick the source as photographed or mirrored, whichever is turned more like the target
- * (the other view stands in where the chosen one is not the source's skin: see `warpFace`); give the
- * target's mesh the source's inner proportions; warp the source onto that mesh, triangle by
- * triangle, eyes included (they carry much of the identity; the source's eyes land in the
- * target's lid outline); soften it to the target's blur where the target is the softer photo
- * (`matchSharpness`); paint skin over what hid the source's face (`fillNotSkin`); keep the
- * target's mouth interior (a hole in the triangulation); give it the target's lighting and skin
- * tone (`transferTone`); Poisson-blend into the target; bring the face's centre back within reach
- * of the target's colour where the source's detail left it far off (`anchorCentre`), these and the
- * target's skin map on coarser grids for a large face (`workingGrid`); on a photo in one colour
- * (black and white, sepia), give the new face that colour (`takeHue`); mix with a
- * feathered mask that fades out across the band beyond the face's outline (`fadeBeyondOutline`),
- * leaves in front whatever lies across the target's face and is not its skin,
- * and the target's own skin where a sliver of the source would be stretched into streaks;
- * optionally enhance.
+ * Steps: pick the source as photographed or mirrored, whichever is turned more like the target (the
+ * other view stands in where the chosen one is not the source's skin: see `warpFace`); give the
+ * target's mesh the source's inner proportions (the source turned in depth on a profile: see
+ * `blendFaceShape`); warp the source onto that mesh, triangle by triangle, eyes included (they
+ * carry much of the identity; the source's eyes land in the target's lid outline); soften it to the
+ * target's blur where the target is the softer photo (`matchSharpness`); paint skin over what hid
+ * the source's face (`fillNotSkin`); keep the target's mouth interior (a hole in the
+ * triangulation); give it the target's lighting and skin tone (`transferTone`); Poisson-blend into
+ * the target; bring the face's centre back within reach of the target's colour where the source's
+ * detail left it far off (`anchorCentre`), these and the target's skin map on coarser grids for a
+ * large face (`workingGrid`); on a photo in one colour (black and white, sepia), give the new face
+ * that colour (`takeHue`); mix with a feathered mask that fades out across the band beyond the
+ * face's outline (`fadeBeyondOutline`), leaves in front whatever lies across the target's face and
+ * is not its skin, and the target's own skin where a sliver of the source would be stretched into
+ * streaks; optionally enhance.
  */
 export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSource, options: SwapFaceOptions): void {
   if (target.box.width < 3 || target.box.height < 3) return;
   const { topology } = options;
-  const { box, mesh } = extendOutline(target, frame, topology);
+  const { box, mesh, depth } = extendOutline(target, frame, topology);
   const { width, height } = box;
   const step = stepTimer(options.timings);
   const turn = meshTurn(mesh, topology.triangles, topology.sides);
   const [primary, secondary] = Math.abs(source.mirrored.turn - turn) < Math.abs(source.face.turn - turn) ? [source.mirrored, source.face] : [source.face, source.mirrored];
-  const shape = blendFaceShape(mesh, primary.mesh, topology.rings, SHAPE_STRENGTH);
+  const shape = blendFaceShape({ mesh, depth }, primary, topology.rings, { strength: SHAPE_STRENGTH, inPose: hiddenFarSide(target.mesh, topology.rings) });
   const warped = warpFace({ primary, secondary }, shape, box, topology.triangles);
   const original = readBox(frame, box);
   matchSharpness(warped.rgb, confident(warped.covered.slice(), warped.confidence), original, maskOf(warped.map, topology.features), width, height);

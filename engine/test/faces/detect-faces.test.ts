@@ -49,6 +49,21 @@ describe('face detection', () => {
     expect(faceDistance(faces[0]!.descriptor!, faces[1]!.descriptor!)).toBeGreaterThan(0);
   });
 
+  it('gives each mesh point a depth in pixels, the nose tip nearer the camera than the face outline', async () => {
+    const faces = await detectFaces(await decodeImage(await demoPhoto(1)));
+    const [NOSE_TIP, CHIN, FOREHEAD] = [1, 152, 10];
+    for (const face of faces) {
+      expect(face.depth).toHaveLength(MESH_POINTS);
+      const height = Math.hypot(face.mesh[CHIN * 2]! - face.mesh[FOREHEAD * 2]!, face.mesh[CHIN * 2 + 1]! - face.mesh[FOREHEAD * 2 + 1]!);
+      // The nose stands out of a face by roughly a fifth to a half of its height (forehead to chin).
+      const [chin, forehead] = [face.depth[CHIN]!, face.depth[FOREHEAD]!];
+      const nose = face.depth[NOSE_TIP]!;
+      expect(Math.min(chin, forehead) - nose).toBeGreaterThan(0.05 * height);
+      expect(Math.max(...face.depth) - nose).toBeGreaterThan(0.2 * height);
+      expect(Math.max(...face.depth) - nose).toBeLessThan(1 * height);
+    }
+  });
+
   it('reports boxes in the image as displayed when the file carries an EXIF rotation', async () => {
     const upright = await describeFaces(await demoPhoto(1));
     // Stored sideways (rotated 90° anticlockwise) with orientation 6, which viewers undo.

@@ -44,7 +44,7 @@ describe('keeping the target face expression', () => {
   it('shapes the mesh with the target mouth and eye openings and the source mouth width', () => {
     const [target, source] = [face(4, 0), face(1, 2)];
     expect(mouthOpening(source)).toBeGreaterThan(10 * mouthOpening(target));
-    const shaped = blendFaceShape(target.mesh, source.mesh, topology.rings, 1);
+    const shaped = blendFaceShape(target, source, topology.rings, { strength: 1, inPose: 0 });
 
     expect(distance(shaped, UPPER_LIP, LOWER_LIP)).toBeCloseTo(distance(target.mesh, UPPER_LIP, LOWER_LIP), 3);
     expect(distance(shaped, UPPER_LID, LOWER_LID)).toBeCloseTo(distance(target.mesh, UPPER_LID, LOWER_LID), 3);
@@ -56,7 +56,7 @@ describe('keeping the target face expression', () => {
 
   it('keeps the outline of the target face where it was', () => {
     const [target, source] = [face(4, 0), face(1, 2)];
-    const shaped = blendFaceShape(target.mesh, source.mesh, topology.rings, 1);
+    const shaped = blendFaceShape(target, source, topology.rings, { strength: 1, inPose: 0 });
     for (let p = 0; p < topology.rings.length; p++) {
       if (topology.rings[p] !== 0) continue;
       expect(shaped[p * 2]).toBe(target.mesh[p * 2]);

@@ -12,6 +12,7 @@ function preparedOf(pixels: number): PreparedSource {
     width: pixels,
     height: 1,
     mesh: new Float32Array(936),
+    depth: new Float32Array(468),
     turn: 0,
     likeness: new Uint8Array(pixels),
   });

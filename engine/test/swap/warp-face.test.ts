@@ -20,7 +20,7 @@ function strip(widths: number[], height: number): { mesh: Float32Array; triangle
 }
 
 function texture(mesh: Float32Array, width: number, height: number, grey = 128, likeness = 255): FaceTexture {
-  return { rgb: new Uint8Array(width * height * 3).fill(grey), width, height, mesh, turn: 0, likeness: new Uint8Array(width * height).fill(likeness) };
+  return { rgb: new Uint8Array(width * height * 3).fill(grey), width, height, mesh, depth: new Float32Array(mesh.length / 2), turn: 0, likeness: new Uint8Array(width * height).fill(likeness) };
 }
 
 describe('warping the source onto the target', () => {
