@@ -7,7 +7,9 @@ const LEVEL = 0.12;
  * width there, from which the far side counts as hidden (0) and wholly hidden (1). On the 22 demo
  * faces of the quality report the tip lies inside the outline (5 % to 47 % of the width from the
  * nearer cheek) but on three: photo 4's face 0 (2 % beyond), photo 5's face 1 (14 %) and photo
- * 2's face 0 (32 %), the one seen in profile, whose mesh folds its far eye onto the wall.
+ * 2's face 0 (32 %), the one seen in profile, whose mesh folds its far eye onto the wall. On the
+ * region a swap replaces (the outline moved out at the forehead and temples: `extendOutline`),
+ * only photo 2's face 0 reaches 10 %.
  */
 const [FROM, FULLY] = [0.1, 0.3];
 
@@ -24,13 +26,14 @@ export function hiddenFarSide(mesh: Float32Array, rings: Uint8Array): number {
   const down = (p: number) => (mesh[p * 2]! - fx) * downX + (mesh[p * 2 + 1]! - fy) * downY;
   const across = (p: number) => (mesh[p * 2 + 1]! - fy) * downX - (mesh[p * 2]! - fx) * downY;
   const level = down(NOSE_TIP);
-  let [near, far] = [Infinity, -Infinity];
+  // The outline's extent across the face at the nose's level, one cheek to the other.
+  let [from, to] = [Infinity, -Infinity];
   for (let p = 0; p < rings.length; p++) {
     if (rings[p] !== 0 || Math.abs(down(p) - level) > LEVEL * length) continue;
-    [near, far] = [Math.min(near, across(p)), Math.max(far, across(p))];
+    [from, to] = [Math.min(from, across(p)), Math.max(to, across(p))];
   }
-  if (!(far > near)) return 0;
+  if (!(to > from)) return 0;
   const tip = across(NOSE_TIP);
-  const beyond = -Math.min(tip - near, far - tip) / (far - near);
+  const beyond = -Math.min(tip - from, to - tip) / (to - from);
   return Math.min(1, Math.max(0, (beyond - FROM) / (FULLY - FROM)));
 }

@@ -11,13 +11,14 @@ const RAMP_RINGS = 3;
  *
  * The source mesh is first aligned on the target mesh by the least-squares similarity transform
  * in the image plane (scale, rotation, shift), which removes position and size but keeps shape.
- * On a target whose far side is hidden behind its nose (`hiddenFarSide`), by `inPose` (0..1) it is
- * aligned in 3D instead, turned in depth into the target's pose (`alignInPose`; the outline's
- * points, which `extendOutline` moves out in the image plane, left out of the fit): aligned in the
- * plane, a frontal source kept its far eye and cheek beside the near ones, and on a profile they
- * were drawn out over the background beyond the nose. Turned in depth on every target, the
- * recognisers found the results further from their sources (all 462 pairs of the quality report:
- * identity by both 382 → 351), and on three-quarter targets the mesh's depth misplaced the nose.
+ * By `inPose` (0..1; where either face is seen in profile, its far side hidden behind its nose:
+ * `hiddenFarSide`) it is aligned in 3D instead, turned in depth into the target's pose
+ * (`alignInPose`; the outline's points, which `extendOutline` moves out in the image plane, left
+ * out of the fit): aligned in the plane, a frontal source kept its far eye and cheek beside the
+ * near ones, drawn out over the background beyond a profile target's nose, and a profile source
+ * pulled a frontal target's eyes together. Turned in depth on every pair, the recognisers found
+ * the results further from their sources (all 462 pairs of the quality report: identity by both
+ * 382 → 351), and on three-quarter targets the mesh's depth misplaced the nose.
  *
  * Each point then moves by `strength` times its offset to the aligned source, ramping from 0 on
  * the face outline up to full strength `RAMP_RINGS` rings of mesh edges inside it, so that no

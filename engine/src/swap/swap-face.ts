@@ -95,7 +95,9 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   const step = stepTimer(options.timings);
   const turn = meshTurn(mesh, topology.triangles, topology.sides);
   const [primary, secondary] = Math.abs(source.mirrored.turn - turn) < Math.abs(source.face.turn - turn) ? [source.mirrored, source.face] : [source.face, source.mirrored];
-  const shape = blendFaceShape({ mesh, depth }, primary, topology.rings, { strength: SHAPE_STRENGTH, inPose: hiddenFarSide(target.mesh, topology.rings) });
+  // Where either face is seen in profile, the source is turned in depth into the target's pose.
+  const inPose = Math.max(hiddenFarSide(mesh, topology.rings), hiddenFarSide(primary.mesh, topology.rings));
+  const shape = blendFaceShape({ mesh, depth }, primary, topology.rings, { strength: SHAPE_STRENGTH, inPose });
   const warped = warpFace({ primary, secondary }, shape, box, topology.triangles);
   const original = readBox(frame, box);
   matchSharpness(warped.rgb, confident(warped.covered.slice(), warped.confidence), original, maskOf(warped.map, topology.features), width, height);

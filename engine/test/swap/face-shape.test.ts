@@ -36,4 +36,12 @@ describe('giving a target face the source face proportions', () => {
     // Aligned in the image plane, the frontal source's far eye lands a tenth of the face away, on the wall.
     expect(gap(at(shaped(0), far), at(profile.mesh, far))).toBeGreaterThan(0.08 * height);
   });
+
+  it('keeps both eyes of a frontal target apart when the source is seen in profile', () => {
+    const spacing = (mesh: Float32Array) => gap(at(mesh, EYE_CORNERS[0]!), at(mesh, EYE_CORNERS[1]!));
+    const shaped = (inPose: number) => blendFaceShape(frontal, profile, topology.rings, { strength: 1, inPose });
+    expect(spacing(shaped(hiddenFarSide(profile.mesh, topology.rings)))).toBeGreaterThan(0.9 * spacing(frontal.mesh));
+    // Aligned in the image plane, the profile's squeezed far side pulled the eyes a third closer together.
+    expect(spacing(shaped(0))).toBeLessThan(0.75 * spacing(frontal.mesh));
+  });
 });
