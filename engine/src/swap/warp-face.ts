@@ -41,9 +41,12 @@ export interface WarpSources {
  *   as the secondary's is skin and sharp there. The secondary often shows the far side squeezed
  *   near the outline: where hair covers one cheek of photo 6's face 1, her other cheek, mirrored
  *   and stretched, left stripes across photo 3's face 1.
- * What the secondary draws is first brought to the primary's light (`mixMatched`). The secondary's
- * sharpness fades across each triangle from its corners (`pointSharpness`), so where it takes over
- * has no triangle's edges: on every target of source 6-1, light angular patches lay beside the eyes.
+ * What the secondary draws is first brought to the primary's light (`mixMatched`). How far it takes
+ * over is judged on both views' sharpness faded across each triangle from its corners
+ * (`pointSharpness`), so it has no triangle's edges: with the secondary's stepping at them, light
+ * angular patches lay beside the eyes of every target of source 6-1; with the primary's, the other
+ * view's patch beside a turned source's far eye ended in a straight edge (a light shard by the eye
+ * on every target of source 5-4).
  */
 export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Box, triangles: Uint16Array): WarpedFace {
   const { width, height } = box;
@@ -55,6 +58,7 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
   const sharpness = new Float32Array(width * height);
   let anyStretched = false;
   const bySharpness = triangleSharpness(primary.mesh, mesh, triangles);
+  const ownSharpness = pointSharpness(bySharpness, triangles, mesh.length / 2);
   const otherSharpness = pointSharpness(triangleSharpness(secondary.mesh, mesh, triangles), triangles, mesh.length / 2);
   const weights = barycentricWeights(mesh, triangles);
   const map = triangleMap(mesh, triangles, width, height, weights);
@@ -77,17 +81,18 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
     const a = triangles[triangle * 3]!, b = triangles[triangle * 3 + 1]!, c = triangles[triangle * 3 + 2]!;
     const own = sampleAt(primary, a, b, c, u, v, rgb, pixel * 3);
     const sharp = bySharpness[triangle]!;
+    const ownSharp = interpolated(ownSharpness, a, b, c, u, v);
     const otherSharp = interpolated(otherSharpness, a, b, c, u, v);
     const skin = sampleAt(secondary, a, b, c, u, v, otherRgb, pixel * 3);
     if (own >= SURE_SKIN && skin >= SURE_SKIN) both[pixel] = 1;
     // How far the secondary takes the pixel over, and how far what it shows there is skin.
     let mix = 0;
     let seen = 0;
-    if (otherSharp > sharp) {
+    if (otherSharp > ownSharp) {
       seen = skin;
       // As far as the secondary is sharper (taken over fully once it was any sharper, a slight
       // stretch let its unflagged hair in as hard-edged patches), or as the primary is not skin.
-      mix = seen * Math.max(otherSharp - sharp, Math.min(1, HAIR_TAKEOVER * (1 - own)));
+      mix = seen * Math.max(otherSharp - ownSharp, Math.min(1, HAIR_TAKEOVER * (1 - own)));
     } else if (own < 1) {
       seen = skin * otherSharp;
       mix = Math.min(1, HAIR_TAKEOVER * (1 - own)) * seen;
@@ -98,7 +103,7 @@ export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Bo
     }
     confidence[pixel] = (1 - mix) * own + mix * seen;
     covered[pixel] = 1;
-    sharpness[pixel] = otherSharp > sharp ? sharp + mix * (otherSharp - sharp) : sharp;
+    sharpness[pixel] = sharp + mix * (otherSharp - sharp);
     if (sharpness[pixel]! < 1) anyStretched = true;
   }
   if (mixedCount > 0) mixMatched(rgb, otherRgb, mixes, both, mixed.subarray(0, mixedCount), width, height);

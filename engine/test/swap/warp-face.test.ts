@@ -104,6 +104,26 @@ describe('warping the source onto the target', () => {
     expect(at(10).grey).toBeCloseTo(128);
   });
 
+  it("fades the other view in across a triangle beside the primary view's sliver, not at their shared edge", () => {
+    // Both views are skin; the primary shows the middle square as a 2 px sliver, the other view
+    // shows every square whole, with dark lines down the square beside it (grey 60 on 128).
+    const target = strip([20, 20, 20, 20, 20], 20);
+    const squeezed = strip([20, 20, 2, 20, 20], 20);
+    const even = strip([20, 20, 20, 20, 20], 20);
+    const box = { x: 0, y: 0, width: 101, height: 21 };
+    const other = texture(even.mesh, 101, 21);
+    for (const line of [24, 30, 36]) for (let y = 0; y < 21; y++) other.rgb.fill(60, (y * 101 + line) * 3, (y * 101 + line + 1) * 3);
+    const warped = warpFace({ primary: texture(squeezed.mesh, 83, 21), secondary: other }, target.mesh, box, target.triangles);
+
+    // How far the other view's line shows: 0 where the primary's own pixel is drawn, 1 where the other view's is.
+    const shown = (x: number) => (128 - warped.rgb[(10 * box.width + x) * 3]!) / (128 - 60);
+    // Stepping at the edge, the square was all the primary's and the sliver all the other view's.
+    expect(shown(24)).toBeGreaterThan(0.1);
+    expect(shown(24)).toBeLessThan(0.3);
+    expect(shown(30)).toBeGreaterThan(shown(24) + 0.15);
+    expect(shown(36)).toBeGreaterThan(shown(30) + 0.15);
+  });
+
   it('takes a triangle the primary view shows slightly stretched from the other view only as far as that one is sharper', () => {
     // 5 px wide, the primary's middle square is about two thirds sharp.
     const at = squeezedMiddle(5);
