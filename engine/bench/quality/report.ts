@@ -79,6 +79,9 @@ looking-down and occluded targets, small faces, and a random sample.*
   judge. Margin = distance of the swapped face to the replaced face − distance to the source; a swap
   passes when the margin is > 0. Every face, before and after, is described from the same crop
   around it. A swapped face the detector no longer finds fails.
+  A source is described from its photo as it is, hair across its face included, so its hair drawn
+  into a result counts as its identity: with source 5-4's brown hair painted over (docs/engine.md,
+  tried), her 21 pairs' faceres-deep margins fell by about 1 each, their veils fainter.
 - **Tone**: CIE76 ΔE between the mean Lab of the face centre (the box's middle half across,
   40-85 % down) before and after. **vs own skin**: ΔE between the swapped face centre and the
   person's own skin just outside the swap (skin-coloured pixels in a ring of 25 % of the face size
