@@ -19,9 +19,32 @@ const [FROM, FULLY] = [0.1, 0.3];
  * `rings` numbers each point's ring of mesh edges in from the outline (0 on it).
  */
 export function hiddenFarSide(mesh: Float32Array, rings: Uint8Array): number {
+  return Math.min(1, Math.max(0, (noseBeyondOutline(mesh, rings) - FROM) / (FULLY - FROM)));
+}
+
+/**
+ * On the mesh as detected (not moved out: `extendOutline` widens the far side, and on photo 2's
+ * face 0 at 960 px `hiddenFarSide` of the moved mesh is 0.01), how far the nose tip stands beyond
+ * the outline from which a face counts as seen in profile (0) and wholly so (1). The demo faces'
+ * tips lie inside the outline at every size from 640 to 1920 px but on two: photo 5's face 1,
+ * turned three-quarters with both eyes in view (0.11-0.14), and photo 2's face 0 in profile
+ * (0.25-0.35).
+ */
+const [PROFILE_FROM, PROFILE_FULLY] = [0.16, 0.24];
+
+/** How far a face (its mesh as detected) is seen in profile, showing its near half only, 0..1. */
+export function seenInProfile(mesh: Float32Array, rings: Uint8Array): number {
+  return Math.min(1, Math.max(0, (noseBeyondOutline(mesh, rings) - PROFILE_FROM) / (PROFILE_FULLY - PROFILE_FROM)));
+}
+
+/**
+ * How far the nose tip stands beyond the face's outline at its level, as a share of the face's
+ * width there (negative while it lies inside, towards -0.5 on a frontal face).
+ */
+export function noseBeyondOutline(mesh: Float32Array, rings: Uint8Array): number {
   const [fx, fy] = [mesh[FOREHEAD * 2]!, mesh[FOREHEAD * 2 + 1]!];
   const length = Math.hypot(mesh[CHIN * 2]! - fx, mesh[CHIN * 2 + 1]! - fy);
-  if (length === 0) return 0;
+  if (length === 0) return -Infinity;
   const [downX, downY] = [(mesh[CHIN * 2]! - fx) / length, (mesh[CHIN * 2 + 1]! - fy) / length];
   const down = (p: number) => (mesh[p * 2]! - fx) * downX + (mesh[p * 2 + 1]! - fy) * downY;
   const across = (p: number) => (mesh[p * 2 + 1]! - fy) * downX - (mesh[p * 2]! - fx) * downY;
@@ -32,8 +55,7 @@ export function hiddenFarSide(mesh: Float32Array, rings: Uint8Array): number {
     if (rings[p] !== 0 || Math.abs(down(p) - level) > LEVEL * length) continue;
     [from, to] = [Math.min(from, across(p)), Math.max(to, across(p))];
   }
-  if (!(to > from)) return 0;
+  if (!(to > from)) return -Infinity;
   const tip = across(NOSE_TIP);
-  const beyond = -Math.min(tip - from, to - tip) / (to - from);
-  return Math.min(1, Math.max(0, (beyond - FROM) / (FULLY - FROM)));
+  return -Math.min(tip - from, to - tip) / (to - from);
 }

@@ -2,7 +2,7 @@ import type { RgbImage } from '../faces/decode-image';
 import type { Face } from '../faces/detect-faces';
 import type { Box } from '../faces/face-order';
 import type { MeshTopology } from '../faces/mesh-topology';
-import { hiddenFarSide } from '../faces/hidden-far-side';
+import { hiddenFarSide, seenInProfile } from '../faces/hidden-far-side';
 import { meshTurn } from '../faces/mesh-mirror';
 import { anchorCentre } from './anchor-centre';
 import { blendFaceShape } from './face-shape';
@@ -19,6 +19,7 @@ import { toLab } from './lab-colour';
 import { faceSkin, faceSkinLikeness, leaveOutThinLines } from './skin-likeness';
 import { dropSpecks } from './drop-specks';
 import { monochromeHue, takeHue } from './monochrome';
+import { nearHalfOnly } from './near-half-only';
 import { matchSharpness } from './match-sharpness';
 import { maskOf } from './rasterise-mesh';
 import { transferTone } from './transfer-colour';
@@ -59,6 +60,8 @@ const BLEND_REACH = 0.35;
 const FEATHER_FRACTION = 0.04;
 /** Radius of the blur over the warp's sharpness map, as a share of the box's short side. */
 const SHARPNESS_SOFTEN = 0.03;
+/** Over how much of the near half a profile target's own far half fades into the new face, as a share of the box's short side. */
+const FAR_HALF_FADE = 0.03;
 /**
  * How far from its own skin's colour a target pixel may be and still be drawn over (see
  * `skinLikeness`); looser than for the source: a target's shadows and make-up should take the new
@@ -84,8 +87,8 @@ const OCCLUDER_TOLERANCE = 2;
  * large face (`workingGrid`); on a photo in one colour (black and white, sepia), give the new face
  * that colour (`takeHue`); mix with a feathered mask that fades out across the band beyond the
  * face's outline (`fadeBeyondOutline`), leaves in front whatever lies across the target's face and
- * is not its skin, and the target's own skin where a sliver of the source would be stretched into
- * streaks; optionally enhance.
+ * is not its skin, the target's own skin where a sliver of the source would be stretched into
+ * streaks, and on a target seen in profile its own far half (`nearHalfOnly`); optionally enhance.
  */
 export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSource, options: SwapFaceOptions): void {
   if (target.box.width < 3 || target.box.height < 3) return;
@@ -151,6 +154,12 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   if (warped.sharpness) {
     const sharpness = blurMap(warped.sharpness, width, height, Math.max(1, Math.round(SHARPNESS_SOFTEN * Math.min(width, height))), warped.covered);
     for (let p = 0; p < alpha.length; p++) alpha[p]! *= sharpness[p]!;
+  }
+  // A target seen in profile shows its near half only; its silhouette and what lies beyond stay its own.
+  const profile = seenInProfile(target.mesh, topology.rings);
+  if (profile > 0) {
+    const shown = nearHalfOnly(warped.map, topology.sides, turn, profile, width, height, FAR_HALF_FADE * Math.min(width, height));
+    for (let p = 0; p < alpha.length; p++) alpha[p]! *= shown[p]!;
   }
   step('blend');
   if (options.enhance) enhanceFace(warped.rgb, alpha, width, height);
