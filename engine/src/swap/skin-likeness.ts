@@ -55,6 +55,11 @@ const PROFILE_TURN = 0.5;
  * photo 3's faces, 19-34 in b\*, where the other demo faces reach at most 8.3.
  */
 const TWO_LIGHTS_SPREAD = 12;
+
+/** Whether a skin's colour spreads so widely it is lit by two colours (see `TWO_LIGHTS_SPREAD`). */
+export function litByTwoColours(skin: TrimmedColour): boolean {
+  return Math.max(skin.spread[1]!, skin.spread[2]!) > TWO_LIGHTS_SPREAD;
+}
 /** Radius over which the skin's colour around a pixel is taken (see `followedLight`), as a share of the box's short side. */
 const FOLLOWED_LIGHT_RADIUS = 0.15;
 /** Share of skin pixels around a pixel below which the face's one skin colour stands in for the skin around it. */
@@ -217,7 +222,7 @@ export function skinLikeness(
   const judged = indicesOf(judge);
   const one = robustSkin(learnt);
   if (!one) return likeness;
-  const followed = followLight && Math.max(learnt.spread[1]!, learnt.spread[2]!) > TWO_LIGHTS_SPREAD ? followedLight(lab, learnt, width, height) : null;
+  const followed = followLight && litByTwoColours(learnt) ? followedLight(lab, learnt, width, height) : null;
   const skin = followed?.skin ?? one;
   // The skin's colour a pixel is judged against: the face's one colour, or the colour around it.
   const centre = (p: number, k: number) => (followed ? followed.colour[p * 3 + k]! : skin.median[k]!);

@@ -1,7 +1,7 @@
 import { labToRgb, rgbToLab } from './lab-colour';
 import { maskedBlur } from './masked-blur';
 import type { TrimmedColour } from './robust-stats';
-import { learnSkin } from './skin-likeness';
+import { learnSkin, litByTwoColours } from './skin-likeness';
 
 /**
  * Bounds on the contrast change. The source's contrast is its skin texture and the depth of its
@@ -52,9 +52,11 @@ export interface ToneInput {
  * 1. Statistics come from skin only (cheeks, forehead, nose, chin: eyes, brows, lips and nostrils
  *    excluded), and robustly: medians and median absolute deviations, after dropping pixels far
  *    from the skin's median (hair across the forehead, glasses, background at the outline).
- * 2. Each channel is shifted so the source's skin median lands on the target's, and scaled by
- *    the ratio of spreads within `MIN_SPREAD_RATIO`-`MAX_SPREAD_RATIO` (lightness lower on a
- *    darker target: `darker`; colour lower, down to `MAX_CHROMA_SPREAD` times the target's spread).
+ * 2. Lightness is shifted so the source's skin median lands on the target's, and scaled by the
+ *    ratio of spreads within `MIN_SPREAD_RATIO`-`MAX_SPREAD_RATIO` (lower on a darker target:
+ *    `darker`); colour is turned and scaled about grey so the source skin's median colour lands on
+ *    the target's (`chromaTurn`), or on a skin lit by two colours shifted and scaled channel by
+ *    channel (down to `MAX_CHROMA_SPREAD` times the target's spread).
  * 3. A frequency split: the low-pass of the target's skin (its shading, the light's colour, a
  *    flushed cheek) replaces the low-pass of the source's skin, and the source keeps everything
  *    finer (pores, wrinkles, the depth of eyes and mouth). The low-passes are taken over skin
@@ -78,11 +80,13 @@ export function transferTone(input: ToneInput): Uint8Array {
     return clamp(ratio, floor, MAX_SPREAD_RATIO);
   });
   const [from, to] = [warpedSkin.median, targetSkin.median];
+  const [[aa, ab], [ba, bb]] = litByTwoColours(warpedSkin) || litByTwoColours(targetSkin) ? [[scale[1]!, 0], [0, scale[2]!]] : chromaTurn(from, to, warpedSkin, targetSkin);
   for (let n = 0; n < apply.length; n++) {
     const i = apply[n]! * 3;
+    const da = warped[i + 1]! - from[1]!, db = warped[i + 2]! - from[2]!;
     warped[i] = (warped[i]! - from[0]!) * scale[0]! + to[0]!;
-    warped[i + 1] = (warped[i + 1]! - from[1]!) * scale[1]! + to[1]!;
-    warped[i + 2] = (warped[i + 2]! - from[2]!) * scale[2]! + to[2]!;
+    warped[i + 1] = aa * da + ab * db + to[1]!;
+    warped[i + 2] = ba * da + bb * db + to[2]!;
   }
   const radius = Math.max(2, Math.round(SHADING_RADIUS * Math.min(width, height)));
   // Both low-passes are worked out on the `apply` pixels only, the n-th at n.
@@ -141,6 +145,33 @@ function asSkin(colour: TrimmedColour, pixels: number): Skin {
  */
 function darker(target: number, source: number): number {
   return Math.min(1, (target + 16) / (source + 16));
+}
+
+/** Below this chroma (Lab units) a skin's hue is too faint to turn by. */
+const FAINT_CHROMA = 2;
+
+/**
+ * The source skin's colour (a\*, b\*) turned and scaled about grey onto the target's, as a 2x2
+ * matrix applied to each pixel's offset from the source skin's median. Shifted channel by channel
+ * (each scaled by its spread ratio), every colour moved by the two medians' difference, so on a
+ * warm, dark source drawn onto a pale target the least colourful pixels crossed to the other side
+ * of grey: the shadowed eye sockets of source 4-1 came out blue on photo 6's face 3, and source
+ * 5-0's dark hair across her forehead as a grey-blue veil on every pale target. Turned and scaled
+ * about grey, grey stays grey and every colour keeps its side; colour contrast follows the ratio of
+ * the two skins' chroma, within the same bounds as before (`MAX_SPREAD_RATIO`, `MAX_CHROMA_SPREAD`).
+ * A skin lit by two colours keeps the per-channel shift: its median is no one light's colour, and
+ * turned about it, source 3-2's pairs lost five passes of identity.
+ */
+function chromaTurn(from: number[], to: number[], source: TrimmedColour, target: TrimmedColour): [[number, number], [number, number]] {
+  const [fromChroma, toChroma] = [Math.hypot(from[1]!, from[2]!), Math.hypot(to[1]!, to[2]!)];
+  const spreadBound = Math.min(...[1, 2].map((k) => (MAX_CHROMA_SPREAD * target.spread[k]!) / Math.max(source.spread[k]!, 1e-3)));
+  const gain = Math.min(toChroma / Math.max(fromChroma, 1e-3), MAX_SPREAD_RATIO, spreadBound);
+  const angle = fromChroma > FAINT_CHROMA && toChroma > FAINT_CHROMA ? Math.atan2(to[2]!, to[1]!) - Math.atan2(from[2]!, from[1]!) : 0;
+  const [cos, sin] = [gain * Math.cos(angle), gain * Math.sin(angle)];
+  return [
+    [cos, -sin],
+    [sin, cos],
+  ];
 }
 
 function clamp(v: number, lo: number, hi: number): number {

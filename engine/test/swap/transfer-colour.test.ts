@@ -61,4 +61,24 @@ describe('tone transfer', () => {
     const spread = tone(source, target);
     expect(spread[2]!).toBeGreaterThan(0.8 * sourceSpread[2]! - 0.5);
   });
+
+  it("keeps a warm, dark source's least colourful pixels on their side of grey on a pale target", () => {
+    // A dark, warm source (L* 45, b* 28) with a shadowed eye socket nearly grey (b* 5) in its middle,
+    // left out of its skin as the eyes are; the target is pale and little coloured (L* 75, b* 12).
+    const source = stripedSkin(45, 18, 28, 2);
+    const socket = (p: number) => Math.abs((p % SIZE) - SIZE / 2) < 8 && Math.abs(Math.floor(p / SIZE) - SIZE / 2) < 5;
+    for (let p = 0; p < PIXELS; p++) if (socket(p)) source.set([25, 3, 5], p * 3);
+    const skin = Uint8Array.from({ length: PIXELS }, (_, p) => (socket(p) ? 0 : 1));
+    const target = stripedSkin(75, 8, 12, 1);
+    labToRgb(source, allPixels(PIXELS));
+    transferTone({ warped: source, targetLab: target, apply: allPixels(PIXELS), targetSkin: learnSkin(target, everywhere()), warpedSkin: skin, width: SIZE, height: SIZE });
+    const toned = toLab(source);
+    const inSocket = Array.from({ length: PIXELS }, (_, p) => p).filter(socket);
+    // Shifted by the skins' difference (b* 28 → 12), the socket came out blue (b* about -6).
+    for (const p of inSocket) expect(toned[p * 3 + 2]!).toBeGreaterThan(0);
+    // The skin itself lands on the target's colour.
+    const toneOfSkin = learnSkin(toned, skin).median;
+    expect(Math.abs(toneOfSkin[1]! - 8)).toBeLessThan(1.5);
+    expect(Math.abs(toneOfSkin[2]! - 12)).toBeLessThan(1.5);
+  });
 });
