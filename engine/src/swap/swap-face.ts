@@ -103,12 +103,13 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   const shape = blendFaceShape({ mesh, depth }, primary, topology.rings, { strength: SHAPE_STRENGTH, inPose });
   const warped = warpFace({ primary, secondary }, shape, box, topology.triangles);
   const original = readBox(frame, box);
-  matchSharpness(warped.rgb, confident(warped.covered.slice(), warped.confidence), original, maskOf(warped.map, topology.features), width, height);
+  const features = maskOf(warped.map, topology.features);
+  matchSharpness(warped.rgb, confident(warped.covered.slice(), warped.confidence), original, features, width, height);
   const filled = fillNotSkin(warped.rgb, warped.confidence, warped.covered, width, height);
   step('warp');
   const warpedSkin = confident(maskOf(warped.map, topology.skin), warped.confidence);
   const grid = workingGrid(width, height);
-  const coarse = onGrid(grid, { warped, warpedSkin, original }, width, height);
+  const coarse = onGrid(grid, { warped, warpedSkin, features, original }, width, height);
   // The target's skin map, on a grid of its own (`SKIN_MAP_CELLS`): what stays in front of the new face.
   const boxMesh = toBox(mesh, box);
   const skinGrid = workingGrid(width, height, { cells: SKIN_MAP_CELLS });
@@ -126,6 +127,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
     apply: indicesOf(coarse.covered),
     targetSkin: sameGrid ? own.skin : faceSkin(coarse.originalLab, toGrid(boxMesh, grid), topology, grid.width, grid.height),
     warpedSkin: coarse.warpedSkin,
+    shadowed: coarse.shadowed,
     width: grid.width,
     height: grid.height,
   });
@@ -182,14 +184,17 @@ interface GridInput {
   drawn: Float32Array | null;
   covered: Uint8Array;
   warpedSkin: Uint8Array;
+  /** Per cell, how far it is one of the source's features, surely drawn (see `ToneInput.shadowed`). */
+  shadowed: Float32Array;
   original: Float32Array;
   originalLab: Float32Array;
 }
 
 /** The smooth steps' input on `grid`: a cell is covered, or skin, when all its pixels are. */
-function onGrid(grid: WorkingGrid, box: { warped: WarpedFace; warpedSkin: Uint8Array; original: Float32Array }, width: number, height: number): GridInput {
-  const { warped, warpedSkin, original } = box;
-  if (grid.factor === 1) return { rgb: warped.rgb, drawn: null, covered: warped.covered, warpedSkin, original, originalLab: toLab(original) };
+function onGrid(grid: WorkingGrid, box: { warped: WarpedFace; warpedSkin: Uint8Array; features: Uint8Array; original: Float32Array }, width: number, height: number): GridInput {
+  const { warped, warpedSkin, features, original } = box;
+  const shadowed = Float32Array.from(features, (feature, p) => feature * warped.confidence[p]!);
+  if (grid.factor === 1) return { rgb: warped.rgb, drawn: null, covered: warped.covered, warpedSkin, shadowed, original, originalLab: toLab(original) };
   const shrink = (values: Float32Array) => shrinkValues(values, 3, width, height, grid);
   const rgb = shrink(warped.rgb);
   const gridOriginal = shrink(original);
@@ -198,6 +203,7 @@ function onGrid(grid: WorkingGrid, box: { warped: WarpedFace; warpedSkin: Uint8A
     drawn: Float32Array.from(rgb),
     covered: shrinkMask(warped.covered, width, height, grid),
     warpedSkin: shrinkMask(warpedSkin, width, height, grid),
+    shadowed: shrinkValues(shadowed, 1, width, height, grid),
     original: gridOriginal,
     originalLab: toLab(gridOriginal),
   };

@@ -21,6 +21,19 @@ const MAX_SPREAD_RATIO = 1.25;
  */
 const MAX_CHROMA_SPREAD = 2;
 /**
+ * What is darker than the skin in the source's features (eyes, lashes, brows, the lips' and
+ * nostrils' shadows) keeps at least the depth the two lights' ratio gives it: a brighter light
+ * makes them lighter by the same share of luminance as the skin, not by the same L\* units, so in
+ * L\* + 16 (the cube root of luminance) their distance below the skin grows by
+ * (L\*ₜ + 16) / (L\*ₛ + 16). Shifted by the skins' difference and scaled by their spreads only
+ * (at most `MAX_SPREAD_RATIO`), a dark source's eyes came out washed out on a pale target (source
+ * 4-1 on photo 6's face 3). Lighter than the skin, the spreads' scale stays (scaled by the ratio,
+ * highlights would pass white). Deepened everywhere, the hair the source's skin map does not catch
+ * went from a pale veil to dark strands, and a strand of hair painted over took the darker hair
+ * around it (a test of what lies across a face). At most this gain.
+ */
+const MAX_SHADOW_GAIN = 2;
+/**
  * Radius of the low-pass that carries lighting and skin tone, as a fraction of the face box's short
  * side. Wider keeps more of the source's own mid-scale shading (cheekbones, the eye sockets' depth),
  * which the recognisers read as identity: 0.13 -> 0.2 gave both recognisers' passes +2.6 points on a
@@ -42,6 +55,11 @@ export interface ToneInput {
   targetSkin: TrimmedColour;
   /** The warped source's skin in the box, without what lay across the source's face. */
   warpedSkin: Uint8Array;
+  /**
+   * Per pixel, how far it is one of the source's features (eyes, brows, lips, nostrils) surely
+   * drawn, 0..1: what is darker than the skin there keeps the lights' depth (`MAX_SHADOW_GAIN`).
+   */
+  shadowed?: Float32Array;
   width: number;
   height: number;
 }
@@ -54,7 +72,8 @@ export interface ToneInput {
  *    from the skin's median (hair across the forehead, glasses, background at the outline).
  * 2. Lightness is shifted so the source's skin median lands on the target's, and scaled by the
  *    ratio of spreads within `MIN_SPREAD_RATIO`-`MAX_SPREAD_RATIO` (lower on a darker target:
- *    `darker`); colour is turned and scaled about grey so the source skin's median colour lands on
+ *    `darker`; in the source's features, below the skin at least by the lights' ratio:
+ *    `MAX_SHADOW_GAIN`); colour is turned and scaled about grey so the source skin's median colour lands on
  *    the target's (`chromaTurn`), or on a skin lit by two colours shifted and scaled channel by
  *    channel (down to `MAX_CHROMA_SPREAD` times the target's spread).
  * 3. A frequency split: the low-pass of the target's skin (its shading, the light's colour, a
@@ -80,11 +99,14 @@ export function transferTone(input: ToneInput): Uint8Array {
     return clamp(ratio, floor, MAX_SPREAD_RATIO);
   });
   const [from, to] = [warpedSkin.median, targetSkin.median];
+  const shadowScale = Math.max(scale[0]!, Math.min(MAX_SHADOW_GAIN, (to[0]! + 16) / (from[0]! + 16)));
   const [[aa, ab], [ba, bb]] = litByTwoColours(warpedSkin) || litByTwoColours(targetSkin) ? [[scale[1]!, 0], [0, scale[2]!]] : chromaTurn(from, to, warpedSkin, targetSkin);
   for (let n = 0; n < apply.length; n++) {
     const i = apply[n]! * 3;
     const da = warped[i + 1]! - from[1]!, db = warped[i + 2]! - from[2]!;
-    warped[i] = (warped[i]! - from[0]!) * scale[0]! + to[0]!;
+    const lightness = warped[i]! - from[0]!;
+    const deepened = lightness < 0 && input.shadowed ? input.shadowed[apply[n]!]! : 0;
+    warped[i] = lightness * (scale[0]! + deepened * (shadowScale - scale[0]!)) + to[0]!;
     warped[i + 1] = aa * da + ab * db + to[1]!;
     warped[i + 2] = ba * da + bb * db + to[2]!;
   }

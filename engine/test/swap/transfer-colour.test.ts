@@ -81,4 +81,23 @@ describe('tone transfer', () => {
     expect(Math.abs(toneOfSkin[1]! - 8)).toBeLessThan(1.5);
     expect(Math.abs(toneOfSkin[2]! - 12)).toBeLessThan(1.5);
   });
+
+  it("keeps a dark source's features as deep as the lights' ratio makes them on a paler target, and its skin's shading as its spread", () => {
+    // A dark source (skin L* 40) with a feature (an eye's shadow) 25 units below it, left out of its
+    // skin; a pale target (L* 75): in L* + 16 the light is (75 + 16) / (40 + 16) = 1.6 times as strong.
+    const source = stripedSkin(40, 12, 18, 2, 3);
+    const shadow = (p: number) => Math.abs((p % SIZE) - SIZE / 2) < 8 && Math.abs(Math.floor(p / SIZE) - SIZE / 2) < 5;
+    for (let p = 0; p < PIXELS; p++) if (shadow(p)) source.set([15, 8, 12], p * 3);
+    const skin = Uint8Array.from({ length: PIXELS }, (_, p) => (shadow(p) ? 0 : 1));
+    const target = stripedSkin(75, 10, 16, 2, 3);
+    labToRgb(source, allPixels(PIXELS));
+    const shadowed = Float32Array.from({ length: PIXELS }, (_, p) => (shadow(p) ? 1 : 0));
+    transferTone({ warped: source, targetLab: target, apply: allPixels(PIXELS), targetSkin: learnSkin(target, everywhere()), warpedSkin: skin, shadowed, width: SIZE, height: SIZE });
+    const toned = toLab(source);
+    const skinLightness = learnSkin(toned, skin).median[0]!;
+    // Shifted by the skins' difference, the feature stood 25 units below the new skin, washed out.
+    for (let p = 0; p < PIXELS; p++) if (shadow(p)) expect(skinLightness - toned[p * 3]!).toBeGreaterThan(1.5 * 25);
+    // The skin's own shading (its stripes, 3 units either way) is scaled by the spreads, not deepened.
+    expect(learnSkin(toned, skin).spread[0]!).toBeLessThan(1.3 * learnSkin(target, everywhere()).spread[0]!);
+  });
 });
