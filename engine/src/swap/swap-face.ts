@@ -193,7 +193,9 @@ interface GridInput {
 /** The smooth steps' input on `grid`: a cell is covered, or skin, when all its pixels are. */
 function onGrid(grid: WorkingGrid, box: { warped: WarpedFace; warpedSkin: Uint8Array; features: Uint8Array; original: Float32Array }, width: number, height: number): GridInput {
   const { warped, warpedSkin, features, original } = box;
-  const shadowed = Float32Array.from(features, (feature, p) => feature * warped.confidence[p]!);
+  // A plain loop: `Float32Array.from` with a callback cost a 1920 px face's swap about 4 ms.
+  const shadowed = new Float32Array(features.length);
+  for (let p = 0; p < features.length; p++) if (features[p]) shadowed[p] = warped.confidence[p]!;
   if (grid.factor === 1) return { rgb: warped.rgb, drawn: null, covered: warped.covered, warpedSkin, shadowed, original, originalLab: toLab(original) };
   const shrink = (values: Float32Array) => shrinkValues(values, 3, width, height, grid);
   const rgb = shrink(warped.rgb);
