@@ -14,7 +14,9 @@ import { maskOf } from './rasterise-mesh';
 export function nearHalfOnly(map: Int16Array, sides: Int8Array, turn: number, profile: number, width: number, height: number, fade: number): Float32Array {
   const far = turn > 0 ? -1 : 1;
   const farHalf = maskOf(map, Uint8Array.from(sides, (side) => (side === far ? 1 : 0)));
-  const spread = blurMap(Float32Array.from(farHalf), width, height, Math.max(1, Math.round(fade)));
+  const shown = blurMap(Float32Array.from(farHalf), width, height, Math.max(1, Math.round(fade)));
   // Doubled, the blurred half is whole up to its own edge and fades out over the near side only.
-  return Float32Array.from(spread, (share) => 1 - profile * Math.min(1, 2 * share));
+  // A plain loop, as a video frame's face runs it: a typed array's `from` with a callback is slow.
+  for (let p = 0; p < shown.length; p++) shown[p] = 1 - profile * Math.min(1, 2 * shown[p]!);
+  return shown;
 }
