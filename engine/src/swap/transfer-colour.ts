@@ -99,7 +99,7 @@ export function transferTone(input: ToneInput): Uint8Array {
     return clamp(ratio, floor, MAX_SPREAD_RATIO);
   });
   const [from, to] = [warpedSkin.median, targetSkin.median];
-  const shadowScale = Math.max(scale[0]!, Math.min(MAX_SHADOW_GAIN, (to[0]! + 16) / (from[0]! + 16)));
+  const shadowScale = Math.max(scale[0]!, Math.min(MAX_SHADOW_GAIN, lightRatio(to[0]!, from[0]!)));
   const [[aa, ab], [ba, bb]] = litByTwoColours(warpedSkin) || litByTwoColours(targetSkin) ? [[scale[1]!, 0], [0, scale[2]!]] : chromaTurn(from, to, warpedSkin, targetSkin);
   for (let n = 0; n < apply.length; n++) {
     const i = apply[n]! * 3;
@@ -157,16 +157,22 @@ function asSkin(colour: TrimmedColour, pixels: number): Skin {
 }
 
 /**
- * How much less a given change of light moves the lightness of skin at the target's median L\*
- * than at the source's, when the target is the darker (1 otherwise). L\* follows the cube root of
- * luminance, so a relative change of light moves it in proportion to L\* + 16: on a photo a third as
- * bright, the same shading is about half as many L\* units deep. The contrast floor is lowered by
- * it: on demo photo 6 darkened to 0.3 of its light (skin L\* 20, spreading 2.8 units) source 2-1's
- * lit cheeks and forehead, kept at 0.8 of her spread (9.8), stood out from the person's own face;
- * on the quality report's subset the same passes (137 of 154) and margins' sums within 0.2 %.
+ * How much more a given change of light moves the lightness of skin at the target's median L\* than
+ * at the source's. L\* follows the cube root of luminance, so a relative change of light moves it in
+ * proportion to L\* + 16: on a photo a third as bright, the same shading is about half as many L\*
+ * units deep. Where the target is the darker, the contrast floor is lowered by it (`darker`): on demo
+ * photo 6 darkened to 0.3 of its light (skin L\* 20, spreading 2.8 units) source 2-1's lit cheeks and
+ * forehead, kept at 0.8 of her spread (9.8), stood out from the person's own face; on the quality
+ * report's subset the same passes (137 of 154) and margins' sums within 0.2 %. Where it is the
+ * lighter, the source's features are deepened by it (`MAX_SHADOW_GAIN`).
  */
+function lightRatio(target: number, source: number): number {
+  return (target + 16) / (source + 16);
+}
+
+/** `lightRatio` where the target is the darker, 1 otherwise. */
 function darker(target: number, source: number): number {
-  return Math.min(1, (target + 16) / (source + 16));
+  return Math.min(1, lightRatio(target, source));
 }
 
 /** Below this chroma (Lab units) a skin's hue is too faint to turn by. */
