@@ -1,4 +1,4 @@
-import { distanceInside } from './feather-mask';
+import { beyondOutline, distanceInside } from './feather-mask';
 
 /** What counts as a line and which lines are left out (see `keepThinOccluders`), in px. */
 export interface ThinLines {
@@ -134,33 +134,4 @@ function carryOn(likeness: Float32Array, lines: Int32Array[], carry: Carry, widt
 function reachingIn(likeness: Float32Array, clearly: Uint8Array, face: Uint8Array, width: number, height: number, inward: number): Uint8Array {
   const inside = distanceInside(face.map((f, p) => (f && (clearly[p] || likeness[p]! >= LEFT_OUT) ? 1 : 0)), width, height);
   return Uint8Array.from(inside, (d) => (d >= inward ? 1 : 0));
-}
-
-/** The pixels outside `face` connected to the box's border. */
-function beyondOutline(face: Uint8Array, width: number, height: number): Uint8Array {
-  const out = new Uint8Array(face.length);
-  const queue = new Int32Array(face.length);
-  let tail = 0;
-  const visit = (p: number) => {
-    if (face[p] || out[p]) return;
-    out[p] = 1;
-    queue[tail++] = p;
-  };
-  for (let x = 0; x < width; x++) {
-    visit(x);
-    visit((height - 1) * width + x);
-  }
-  for (let y = 0; y < height; y++) {
-    visit(y * width);
-    visit(y * width + width - 1);
-  }
-  for (let head = 0; head < tail; head++) {
-    const p = queue[head]!;
-    const x = p % width;
-    if (x > 0) visit(p - 1);
-    if (x < width - 1) visit(p + 1);
-    if (p >= width) visit(p - width);
-    if (p + width < face.length) visit(p + width);
-  }
-  return out;
 }
