@@ -77,6 +77,17 @@ const THIN_HALF_WIDTH = 0.025;
  */
 const THIN_LENGTH = 0.2;
 /**
+ * `THIN_LENGTH` for the follow at a face's own resolution (`leaveOutThinLines`). There, hair at a
+ * temple comes apart into strands that run 20-40 % of the face as thin lines, and they were kept
+ * alone in front while the fair hair around them took the new face: a hard-edged dark streak at
+ * photo 1's face 0's temple (the before-and-after picture), black blocky marks at photo 6's face 2's.
+ * A frame's rims, round the eyes, reach further: the 22 demo faces kept their drawn frame as
+ * before (median 100 %, worst 85 %); on all 462 pairs, identity by both 386 → 385 (one result
+ * of source 2-1's, whose hair comes across as a veil, no longer found), margins' sums −0.4 % /
+ * −0.6 %. At 0.3 of the face the marks at photo 6's face 2's temple stayed in part.
+ */
+const FINE_THIN_LENGTH = 0.4;
+/**
  * A line darker than this share of the skin's lightness (L\*) is clearly not skin for the follow of
  * thin lines, however widely the face's lightness spreads: on a face lit brightly on one side and
  * shaded on the other, or with hair among its skin, the spread is so wide that a black glasses
@@ -268,7 +279,7 @@ export function skinLikeness(
  * stays above them. Photo 6's face 1's brow, longer than `THIN_LENGTH`, was kept in front of every
  * face swapped into her (identity by both on all pairs 376 → 378, a drawn frame kept as before).
  */
-function followThinLines(likeness: Float32Array, lab: Float32Array, skinLightness: (p: number) => number, skin: SkinReach, masks: ThinMasks, width: number, height: number): void {
+function followThinLines(likeness: Float32Array, lab: Float32Array, skinLightness: (p: number) => number, skin: SkinReach, masks: ThinMasks, width: number, height: number, thinLength = THIN_LENGTH): void {
   const clearly = new Uint8Array(width * height);
   const dark = new Uint8Array(width * height);
   const darkInOpenings = new Uint8Array(width * height);
@@ -287,7 +298,7 @@ function followThinLines(likeness: Float32Array, lab: Float32Array, skinLightnes
   const side = Math.min(width, height);
   const halfWidth = Math.max(1, THIN_HALF_WIDTH * side);
   const reaching = masks.belowEyes;
-  keepThinOccluders(likeness, clearly, masks.face, width, height, { halfWidth, length: THIN_LENGTH * side, reaching });
+  keepThinOccluders(likeness, clearly, masks.face, width, height, { halfWidth, length: thinLength * side, reaching });
   const carry = { pixels: darkInOpenings, reach: Math.max(1, Math.round(DARK_LINE_CARRY * side)) };
   keepThinOccluders(likeness, dark, masks.face, width, height, { halfWidth, length: DARK_LINE_LENGTH * side, inward: DARK_LINE_INWARD * side, reaching, carry });
 }
@@ -296,7 +307,8 @@ function followThinLines(likeness: Float32Array, lab: Float32Array, skinLightnes
  * `thinOccluders` again, at a face box's own resolution, over a likeness map enlarged from a coarser
  * grid (`faceSkinLikeness` on `workingGrid` cells): on the grid a glasses frame on a face over 160
  * px is half as wide and blended with the skin beside it, and was mostly lost (a frame drawn across
- * each of the 22 demo faces: 41 % of it kept at the median, 84 % with this).
+ * each of the 22 demo faces: 41 % of it kept at the median, 84 % with this). Lines clearly lighter
+ * or darker than the skin count from `FINE_THIN_LENGTH`.
  */
 export function leaveOutThinLines(likeness: Float32Array, lab: Float32Array, learnt: TrimmedColour, mesh: Float32Array, topology: MeshTopology, width: number, height: number): void {
   const skin = robustSkin(learnt);
@@ -305,7 +317,7 @@ export function leaveOutThinLines(likeness: Float32Array, lab: Float32Array, lea
   const flags = triangleFlags(mesh, topology.triangles, bits, width, height);
   const withBit = (bit: number) => flags.map((f) => (f & bit ? 1 : 0));
   const masks = { face: withBit(FACE), openings: withBit(OPENING), browLines: withBit(BROW_LINE), belowEyes: withBit(BELOW_EYES) };
-  followThinLines(likeness, lab, () => skin.median[0]!, skin, masks, width, height);
+  followThinLines(likeness, lab, () => skin.median[0]!, skin, masks, width, height, FINE_THIN_LENGTH);
 }
 
 /** Where thin lines are followed (see `followThinLines`): within `face`, never into `openings`, into `browLines` only very dark ones. */

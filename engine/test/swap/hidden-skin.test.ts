@@ -34,6 +34,8 @@ const ABOVE_BROW = 68;
 const BETWEEN_BROWS = 9;
 /** The brow on the face's left: its inner and outer ends and its top (MediaPipe's points 336, 300, 334). */
 const [BROW_INNER_END, BROW_OUTER_END, BROW_TOP] = [336, 300, 334];
+/** The eye on the face's left: its outer corner (MediaPipe's point 263); the outline beside it (point 356). */
+const [EYE_OUTER_CORNER, OUTLINE_BY_EYE] = [263, 356];
 
 /**
  * A strand of hair as it falls across a face: a band from outside the face's box, over its outline,
@@ -195,6 +197,30 @@ describe('what lies across a face', () => {
     swapFaceInto(frame, arched.face, prepareSource(source.image, source.face, topology), { topology, fineOccluders: true });
 
     expect(keptShare(frame.rgb, arched.image.rgb, brow)).toBeLessThan(0.1);
+  });
+
+  it("draws the new face over the short strands of hair at a large face's temple, which kept alone in front showed as a dark streak", async () => {
+    // Photo 1's face 0 at 1920 px: her fair hair at the temple takes the new face, and its darker
+    // strands, followed as thin lines at the face's own resolution, stayed in front as a
+    // hard-edged streak: 43 % of the temple's dark pixels were kept (7 % now).
+    const clown = await photo(1, (faces) => faces.find((face) => face.index === 0)!, 1920);
+    const { mesh, box } = clown.face;
+    const [eyeX, eyeY] = [mesh[EYE_OUTER_CORNER * 2]!, mesh[EYE_OUTER_CORNER * 2 + 1]!];
+    const browY = mesh[BROW_OUTER_END * 2 + 1]!;
+    const outlineX = Math.max(mesh[OUTLINE_BY_EYE * 2]!, box.x + box.width);
+    const cheek = brightness(clown.image.rgb, Math.round(mesh[CHEEK * 2 + 1]!) * clown.image.width + Math.round(mesh[CHEEK * 2]!));
+    const strands: number[] = [];
+    for (let y = Math.round(browY - 0.1 * box.height); y < eyeY + 0.05 * box.height; y++) {
+      for (let x = Math.round(eyeX); x < outlineX; x++) {
+        const p = y * clown.image.width + x;
+        if (brightness(clown.image.rgb, p) < 0.6 * cheek) strands.push(p);
+      }
+    }
+    expect(strands.length).toBeGreaterThan(300);
+    const frame = { ...clown.image, rgb: Uint8Array.from(clown.image.rgb) };
+    swapFaceInto(frame, clown.face, prepareSource(source.image, source.face, topology), { topology, fineOccluders: true });
+
+    expect(keptShare(frame.rgb, clown.image.rgb, strands)).toBeLessThan(0.2);
   });
 
   it("does not carry a strand of hair across the source's face into the target", () => {
