@@ -98,6 +98,23 @@ function glassesKeptOn(target: Photo): number {
 
 const brightness = (rgb: Uint8Array, p: number) => (rgb[p * 3]! + rgb[p * 3 + 1]! + rgb[p * 3 + 2]!) / 3;
 
+/** The pixels of [x0, x1) × [y0, y1) darker than 0.6 of the brightness at the face's cheek point. */
+function darkPixels({ image, face }: Photo, [x0, x1]: [number, number], [y0, y1]: [number, number]): number[] {
+  const cheek = brightness(image.rgb, Math.round(face.mesh[CHEEK * 2 + 1]!) * image.width + Math.round(face.mesh[CHEEK * 2]!));
+  const dark: number[] = [];
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) if (brightness(image.rgb, y * image.width + x) < 0.6 * cheek) dark.push(y * image.width + x);
+  }
+  return dark;
+}
+
+/** `photo` with the test's source swapped in as an image swap does, its frame following thin lines at the face's own resolution. */
+function swappedAsImage({ image, face }: Photo): Uint8Array {
+  const frame = { ...image, rgb: Uint8Array.from(image.rgb) };
+  swapFaceInto(frame, face, prepareSource(source.image, source.face, topology), { topology, fineOccluders: true });
+  return frame.rgb;
+}
+
 let topology: MeshTopology;
 let target: Photo;
 let source: Photo;
@@ -182,21 +199,12 @@ describe('what lies across a face', () => {
     const { mesh, box } = arched.face;
     const [inner, outer] = [BROW_INNER_END, BROW_OUTER_END].map((i) => mesh[i * 2]!) as [number, number];
     const [top, bottom] = [BROW_TOP, BROW_INNER_END].map((i) => mesh[i * 2 + 1]!) as [number, number];
-    const cheek = brightness(arched.image.rgb, Math.round(mesh[CHEEK * 2 + 1]!) * arched.image.width + Math.round(mesh[CHEEK * 2]!));
     // The brow's dark pixels, its outer quarter (in the hair) left aside.
     const cut = inner + 0.75 * (outer - inner);
-    const brow: number[] = [];
-    for (let y = Math.round(top - 0.08 * box.height); y <= bottom + 0.04 * box.height; y++) {
-      for (let x = Math.round(Math.min(inner, cut)); x <= Math.max(inner, cut); x++) {
-        const p = y * arched.image.width + x;
-        if (brightness(arched.image.rgb, p) < 0.6 * cheek) brow.push(p);
-      }
-    }
+    const brow = darkPixels(arched, [Math.round(Math.min(inner, cut)), Math.floor(Math.max(inner, cut)) + 1], [Math.round(top - 0.08 * box.height), Math.floor(bottom + 0.04 * box.height) + 1]);
     expect(brow.length).toBeGreaterThan(200);
-    const frame = { ...arched.image, rgb: Uint8Array.from(arched.image.rgb) };
-    swapFaceInto(frame, arched.face, prepareSource(source.image, source.face, topology), { topology, fineOccluders: true });
 
-    expect(keptShare(frame.rgb, arched.image.rgb, brow)).toBeLessThan(0.1);
+    expect(keptShare(swappedAsImage(arched), arched.image.rgb, brow)).toBeLessThan(0.1);
   });
 
   it("draws the new face over the short strands of hair at a large face's temple, which kept alone in front showed as a dark streak", async () => {
@@ -208,19 +216,10 @@ describe('what lies across a face', () => {
     const [eyeX, eyeY] = [mesh[EYE_OUTER_CORNER * 2]!, mesh[EYE_OUTER_CORNER * 2 + 1]!];
     const browY = mesh[BROW_OUTER_END * 2 + 1]!;
     const outlineX = Math.max(mesh[OUTLINE_BY_EYE * 2]!, box.x + box.width);
-    const cheek = brightness(clown.image.rgb, Math.round(mesh[CHEEK * 2 + 1]!) * clown.image.width + Math.round(mesh[CHEEK * 2]!));
-    const strands: number[] = [];
-    for (let y = Math.round(browY - 0.1 * box.height); y < eyeY + 0.05 * box.height; y++) {
-      for (let x = Math.round(eyeX); x < outlineX; x++) {
-        const p = y * clown.image.width + x;
-        if (brightness(clown.image.rgb, p) < 0.6 * cheek) strands.push(p);
-      }
-    }
+    const strands = darkPixels(clown, [Math.round(eyeX), outlineX], [Math.round(browY - 0.1 * box.height), eyeY + 0.05 * box.height]);
     expect(strands.length).toBeGreaterThan(300);
-    const frame = { ...clown.image, rgb: Uint8Array.from(clown.image.rgb) };
-    swapFaceInto(frame, clown.face, prepareSource(source.image, source.face, topology), { topology, fineOccluders: true });
 
-    expect(keptShare(frame.rgb, clown.image.rgb, strands)).toBeLessThan(0.2);
+    expect(keptShare(swappedAsImage(clown), clown.image.rgb, strands)).toBeLessThan(0.2);
   });
 
   it("does not carry a strand of hair across the source's face into the target", () => {
