@@ -165,13 +165,13 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
   for (let p = 0; p < alpha.length; p++) alpha[p]! *= likeness[p]!;
   // Where the source was stretched into streaks, the target's own skin stays; softened so no triangle's edge shows.
   if (warped.sharpness) {
-    const sharpness = blurMap(warped.sharpness, width, height, Math.max(1, Math.round(SHARPNESS_SOFTEN * Math.min(width, height))), warped.covered);
+    const sharpness = blurMap(warped.sharpness, width, height, Math.max(1, Math.round(SHARPNESS_SOFTEN * side)), warped.covered);
     for (let p = 0; p < alpha.length; p++) alpha[p]! *= sharpness[p]!;
   }
   // A target seen in profile shows its near half only; its silhouette and what lies beyond stay its own.
   const profile = seenInProfile(target.mesh, topology.rings);
   if (profile > 0) {
-    const shown = nearHalfOnly(warped.map, topology.sides, turn, profile, width, height, FAR_HALF_FADE * Math.min(width, height));
+    const shown = nearHalfOnly(warped.map, topology.sides, turn, profile, width, height, FAR_HALF_FADE * side);
     for (let p = 0; p < alpha.length; p++) alpha[p]! *= shown[p]!;
   }
   step('blend');

@@ -90,10 +90,8 @@ function keptShare(after: Uint8Array, before: Uint8Array, pixels: number[]): num
 /** Share of a glasses frame drawn across `target`'s face kept in front once the source is swapped in, as an image swap does. */
 function glassesKeptOn(target: Photo): number {
   const { frame: glasses } = glassesOn(target.face, target.image);
-  const frame = painted(target.image, glasses);
-  const before = Uint8Array.from(frame.rgb);
-  swapFaceInto(frame, target.face, prepareSource(source.image, source.face, topology), { topology, fineOccluders: true });
-  return keptShare(frame.rgb, before, inBox(glasses, target.face, target.image.width));
+  const image = painted(target.image, glasses);
+  return keptShare(swappedAsImage({ image, face: target.face }), image.rgb, inBox(glasses, target.face, target.image.width));
 }
 
 const brightness = (rgb: Uint8Array, p: number) => (rgb[p * 3]! + rgb[p * 3 + 1]! + rgb[p * 3 + 2]!) / 3;
