@@ -6,16 +6,17 @@ import { largestIndex } from '../src/faces/face-order';
 import { measureClip, type Clip, type MotionResult } from './quality/motion';
 import { qualityMarkdown } from './quality/report';
 import { motionStrip } from './quality/motion-strip';
-import { measureGlasses, occluderStrip, type OccluderResult } from './quality/occluders';
+import { handCutout } from './quality/hand';
+import { measureGlasses, measureHand, occluderStrip, type GlassesResult, type OccluderResult } from './quality/occluders';
 import { contactSheet } from './quality/sheet';
 import { demoFaces, swapAndMeasure, type DemoFace, type StillResult } from './quality/stills';
 
 /**
  * The swap quality report: swaps every face of at least 80 px of the six face-api demo photos
  * into every other one, small faces, and generated GIF and video clips, measures identity (two
- * recognisers), tone, seam and pose, and whether a glasses frame drawn across each face stays in
- * front, and writes docs/quality.md, docs/images/quality-sheet.jpg, docs/images/quality-motion.jpg
- * and docs/images/quality-occluders.jpg.
+ * recognisers), tone, seam and pose, and whether a glasses frame drawn across each face, and a
+ * hand laid across it, stay in front, and writes docs/quality.md, docs/images/quality-sheet.jpg,
+ * docs/images/quality-motion.jpg, docs/images/quality-occluders.jpg and docs/images/quality-hands.jpg.
  * A benchmark, not a test: it prints its tables and exits 0 whatever they show.
  */
 const require = createRequire(import.meta.url);
@@ -45,10 +46,14 @@ for (const target of faces) {
   console.log(`  ${stills.length} pairs measured`);
 }
 
-// A glasses frame across every face, the next face in the list swapped in.
-const occluders: OccluderResult[] = [];
+// A glasses frame, and a hand, across every face, the next face in the list swapped in.
+const occluders: GlassesResult[] = [];
 for (const [i, target] of faces.entries()) occluders.push(await measureGlasses(target, faces[(i + 1) % faces.length]!, topology));
 console.log(`  ${occluders.length} faces with glasses measured`);
+const hand = await handCutout();
+const hands: OccluderResult[] = [];
+for (const [i, target] of faces.entries()) hands.push(await measureHand(target, faces[(i + 1) % faces.length]!, hand, topology));
+console.log(`  ${hands.length} faces with a hand measured`);
 
 const largest = (photo: number): DemoFace => {
   const own = faces.filter((face) => face.photo === photo);
@@ -67,11 +72,12 @@ for (const clip of CLIPS) {
   console.log(`  clip measured: ${clip.name}`);
 }
 
-const markdown = qualityMarkdown({ stills, small, motion, occluders, minutes: (performance.now() - started) / 60000 });
+const markdown = qualityMarkdown({ stills, small, motion, occluders, hands, minutes: (performance.now() - started) / 60000 });
 await writeFile(new URL('quality.md', DOCS), markdown);
 await writeFile(new URL('images/quality-sheet.jpg', DOCS), await contactSheet(samplePairs(stills, small)));
 await writeFile(new URL('images/quality-motion.jpg', DOCS), await motionStrip(motion));
 await writeFile(new URL('images/quality-occluders.jpg', DOCS), await occluderStrip(stripOf(occluders)));
+await writeFile(new URL('images/quality-hands.jpg', DOCS), await occluderStrip(stripOf(hands)));
 console.log(markdown.slice(markdown.indexOf('## All pairs')));
 
 /** The sheet's pairs: the weakest identities, each hard bucket's weakest, a few small faces, and an even sample of the rest. */
@@ -90,8 +96,8 @@ function samplePairs(all: StillResult[], smallFaces: StillResult[]): { result: S
   return [...picked].map(([result, why]) => ({ result, why }));
 }
 
-/** The occluder strip's faces: the four that kept least of their frame, then four spread over the rest. */
-function stripOf(all: OccluderResult[]): OccluderResult[] {
+/** An occluder strip's faces: the four that kept least of their occluder, then four spread over the rest. */
+function stripOf<T extends OccluderResult>(all: T[]): T[] {
   const byKept = [...all].sort((a, b) => a.kept - b.kept);
   const rest = byKept.slice(4);
   return [...byKept.slice(0, 4), ...[0, 1, 2, 3].map((i) => rest[Math.round((i * (rest.length - 1)) / 3)]!)];

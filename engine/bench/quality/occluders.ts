@@ -2,6 +2,7 @@ import sharp, { type OverlayOptions } from 'sharp';
 import type { MeshTopology } from '../../src/faces/mesh-topology';
 import { swapFaceInto } from '../../src/swap/swap-face';
 import { glassesOn } from '../../test/quality/occluders';
+import { handAcross, type HandCutout } from './hand';
 import { faceTile, type DemoFace } from './stills';
 
 /** A glasses frame's colour: near black. */
@@ -14,17 +15,20 @@ const TILE = 120;
 export interface OccluderResult {
   target: DemoFace;
   source: DemoFace;
-  /** Share of the frame's pixels inside the face's box left as they were. */
+  /** Share of the occluder's pixels inside the face's box left as they were. */
   kept: number;
-  /** Share of the eyes' pixels (behind the lenses) the new face changed. */
-  eyesChanged: number;
-  /** The face with its glasses, before and after the swap (`TILE` px JPEGs). */
+  /** The face with the occluder, before and after the swap (`TILE` px JPEGs). */
   before: Buffer;
   after: Buffer;
 }
 
+export interface GlassesResult extends OccluderResult {
+  /** Share of the eyes' pixels (behind the lenses) the new face changed. */
+  eyesChanged: number;
+}
+
 /** Draws a glasses frame across `target`'s face (`glassesOn`), swaps `source` in, and measures how much of the frame stayed in front. */
-export async function measureGlasses(target: DemoFace, source: DemoFace, topology: MeshTopology): Promise<OccluderResult> {
+export async function measureGlasses(target: DemoFace, source: DemoFace, topology: MeshTopology): Promise<GlassesResult> {
   const { face } = target.seen;
   const { frame, eyes } = glassesOn(face, target.image);
   const painted = Uint8Array.from(target.image.rgb);
@@ -36,7 +40,7 @@ export async function measureGlasses(target: DemoFace, source: DemoFace, topolog
     const [px, py] = [p % target.image.width, Math.floor(p / target.image.width)];
     return px >= x && px < x + width && py >= y && py < y + height;
   });
-  const same = (p: number) => [0, 1, 2].every((k) => Math.abs(result.rgb[p * 3 + k]! - painted[p * 3 + k]!) <= KEPT_WITHIN);
+  const same = sameAs(painted, result.rgb);
   return {
     target,
     source,
@@ -47,10 +51,31 @@ export async function measureGlasses(target: DemoFace, source: DemoFace, topolog
   };
 }
 
+/** Lays `hand` across `target`'s face (`handAcross`), swaps `source` in, and measures how much of the hand stayed in front. */
+export async function measureHand(target: DemoFace, source: DemoFace, hand: HandCutout, topology: MeshTopology): Promise<OccluderResult> {
+  const { face } = target.seen;
+  const { image, onFace } = handAcross(target.image, face.box, hand);
+  const result = { ...image, rgb: Uint8Array.from(image.rgb) };
+  swapFaceInto(result, face, source.prepared, { topology, fineOccluders: true });
+  const same = sameAs(image.rgb, result.rgb);
+  return {
+    target,
+    source,
+    kept: onFace.filter(same).length / onFace.length,
+    before: await faceTile(image, face.box, TILE),
+    after: await faceTile(result, face.box, TILE),
+  };
+}
+
+/** Whether a pixel of `after` is, in every channel, within `KEPT_WITHIN` of what it was in `before`. */
+function sameAs(before: Uint8Array, after: Uint8Array): (p: number) => boolean {
+  return (p) => [0, 1, 2].every((k) => Math.abs(after[p * 3 + k]! - before[p * 3 + k]!) <= KEPT_WITHIN);
+}
+
 const GAP = 6;
 const LABEL = 18;
 
-/** The occluder strip: per result, the face with its glasses before (top) and after the swap (bottom), with the share of the frame kept. */
+/** An occluder strip: per result, the face with its occluder before (top) and after the swap (bottom), with the share of the occluder kept. */
 export async function occluderStrip(results: OccluderResult[]): Promise<Buffer> {
   const column = TILE + GAP;
   const parts: OverlayOptions[] = [];
