@@ -65,10 +65,11 @@ for (const target of await demoFaces(topology, 640)) {
 }
 console.log(`  ${small.length} small-face pairs measured`);
 
-const motion: MotionResult[] = [];
+const motion: (MotionResult & { still: StillResult | null })[] = [];
 for (const clip of CLIPS) {
   const source = largest(clip.sourcePhoto);
-  motion.push(await measureClip(clip, await readFile(path.join(DEMO_DIR, `sample${clip.sourcePhoto}.jpg`)), source.seen));
+  const result = await measureClip(clip, await readFile(path.join(DEMO_DIR, `sample${clip.sourcePhoto}.jpg`)), source.seen);
+  motion.push({ ...result, still: stills.find((r) => r.target.id === result.person && r.source === source) ?? null });
   console.log(`  clip measured: ${clip.name}`);
 }
 

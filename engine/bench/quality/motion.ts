@@ -34,6 +34,8 @@ export interface Clip {
 
 export interface MotionResult {
   clip: Clip;
+  /** The chosen person's face in the photo, as a demo face's id (photo-index in face order). */
+  person: string;
   /** Frames where at least half of the chosen person's face is inside the frame. */
   inView: number;
   /** ... of which the face was left as it was. */
@@ -172,7 +174,7 @@ export async function measureClip(clip: Clip, source: Buffer, sourceFace: SeenFa
   const person = photoFaces.reduce((a, b) => (Math.hypot(b.box.x + b.box.width / 2 - centre.x, b.box.y + b.box.height / 2 - centre.y) < Math.hypot(a.box.x + a.box.width / 2 - centre.x, a.box.y + a.box.height / 2 - centre.y) ? b : a));
   const personSeen = await seeFaceAt(photo, person);
   const { swapped: output, passed } = await swapClip(clip, frames, source);
-  const result: MotionResult = { clip, inView: 0, notSwapped: 0, identity: { faceres: 0, 'faceres-deep': 0 }, flicker: { swapped: 0, original: 0 }, frames: [] };
+  const result: MotionResult = { clip, person: `${clip.photo}-${person.index}`, inView: 0, notSwapped: 0, identity: { faceres: 0, 'faceres-deep': 0 }, flicker: { swapped: 0, original: 0 }, frames: [] };
   let previous: { before: ReturnType<typeof faceCentreLab>; after: ReturnType<typeof faceCentreLab> } | null = null;
   let steps = 0;
   for (let i = 0; i < clip.frames; i++) {
