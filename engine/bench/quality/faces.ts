@@ -37,7 +37,8 @@ function around(image: { width: number; height: number }, box: Box): Box {
   return { x, y, width: Math.min(image.width, Math.ceil(box.x + box.width + grow)) - x, height: Math.min(image.height, Math.ceil(box.y + box.height + grow)) - y };
 }
 
-function cut(image: RgbImage, region: Box): RgbImage {
+/** The pixels of `region` of `image`, as an image of their own. */
+export function cut(image: RgbImage, region: Box): RgbImage {
   const rgb = new Uint8Array(region.width * region.height * 3);
   for (let row = 0; row < region.height; row++) {
     const from = ((region.y + row) * image.width + region.x) * 3;

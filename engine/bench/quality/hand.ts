@@ -1,7 +1,7 @@
 import type { RgbImage } from '../../src/faces/decode-image';
 import type { Box } from '../../src/faces/face-order';
 import { toLab } from '../../src/swap/lab-colour';
-import { demoImage } from './faces';
+import { cut, demoImage } from './faces';
 
 /** A hand cut out of a photo: its pixels, and which of them are the hand. */
 export interface HandCutout {
@@ -22,13 +22,7 @@ const FINGERS: Box = { x: 317, y: 1105, width: 112, height: 185 };
 const HAND_LIGHTNESS = 45;
 
 export async function handCutout(): Promise<HandCutout> {
-  const photo = await demoImage(2);
-  const { x, y, width, height } = FINGERS;
-  const rgb = new Uint8Array(width * height * 3);
-  for (let row = 0; row < height; row++) {
-    const from = ((y + row) * photo.width + x) * 3;
-    rgb.set(photo.rgb.subarray(from, from + width * 3), row * width * 3);
-  }
+  const { rgb, width, height } = cut(await demoImage(2), FINGERS);
   const lab = toLab(rgb);
   const mask = new Uint8Array(width * height);
   for (let p = 0; p < mask.length; p++) mask[p] = lab[p * 3]! > HAND_LIGHTNESS ? 1 : 0;
