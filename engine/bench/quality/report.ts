@@ -171,8 +171,8 @@ over the black sofa), scaled to 0.8 of the face's height, coming in across the f
 with the fingers over the cheek and the corner of the mouth, then the next face of the list
 swapped in. Kept: the share of the hand's pixels on the face left as they were (within 12 levels).
 The engine tells what lies across a face by its colour against the face's own skin, and a hand is
-skin: Human's hand tracker would find it, but costs 70-90 ms per image on this machine
-(docs/engine.md, tried).
+skin: Human's hand tracker would find it, but its detector costs 80-110 ms per call on this machine,
+whatever the image's size (docs/engine.md, limits and tried).
 
 | faces | hand kept median / worst |
 | ---: | ---: |
