@@ -6,7 +6,8 @@ import { largestIndex } from '../src/faces/face-order';
 import { measureClip, type Clip, type MotionResult } from './quality/motion';
 import { qualityMarkdown } from './quality/report';
 import { motionStrip } from './quality/motion-strip';
-import { handCutout } from './quality/hand';
+import { handCutout } from '../test/quality/hand';
+import { demoImage } from './quality/faces';
 import { measureGlasses, measureHand, occluderStrip, type GlassesResult, type OccluderResult } from './quality/occluders';
 import { contactSheet } from './quality/sheet';
 import { demoFaces, swapAndMeasure, type DemoFace, type StillResult } from './quality/stills';
@@ -50,7 +51,7 @@ for (const target of faces) {
 const occluders: GlassesResult[] = [];
 for (const [i, target] of faces.entries()) occluders.push(await measureGlasses(target, faces[(i + 1) % faces.length]!, topology));
 console.log(`  ${occluders.length} faces with glasses measured`);
-const hand = await handCutout();
+const hand = handCutout(await demoImage(2));
 const hands: OccluderResult[] = [];
 for (const [i, target] of faces.entries()) hands.push(await measureHand(target, faces[(i + 1) % faces.length]!, hand, topology));
 console.log(`  ${hands.length} faces with a hand measured`);

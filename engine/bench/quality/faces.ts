@@ -9,6 +9,7 @@ import type { Recogniser } from '../../src/faces/human';
 import { meshTurn } from '../../src/faces/mesh-mirror';
 import type { MeshTopology } from '../../src/faces/mesh-topology';
 import { nearestFace } from '../../src/animation/face-motion';
+import { cut } from '../../test/quality/image-region';
 
 const require = createRequire(import.meta.url);
 const DEMO_DIR = path.join(path.dirname(require.resolve('@vladmandic/face-api')), '..', 'demo');
@@ -35,16 +36,6 @@ function around(image: { width: number; height: number }, box: Box): Box {
   const x = Math.max(0, Math.floor(box.x - grow));
   const y = Math.max(0, Math.floor(box.y - grow));
   return { x, y, width: Math.min(image.width, Math.ceil(box.x + box.width + grow)) - x, height: Math.min(image.height, Math.ceil(box.y + box.height + grow)) - y };
-}
-
-/** The pixels of `region` of `image`, as an image of their own. */
-export function cut(image: RgbImage, region: Box): RgbImage {
-  const rgb = new Uint8Array(region.width * region.height * 3);
-  for (let row = 0; row < region.height; row++) {
-    const from = ((region.y + row) * image.width + region.x) * 3;
-    rgb.set(image.rgb.subarray(from, from + region.width * 3), row * region.width * 3);
-  }
-  return { rgb, width: region.width, height: region.height };
 }
 
 /** Recognisers see faces at about their input size (faceres: 224 px); larger crops only cost detection time. */

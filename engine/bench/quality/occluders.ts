@@ -2,7 +2,7 @@ import sharp, { type OverlayOptions } from 'sharp';
 import type { MeshTopology } from '../../src/faces/mesh-topology';
 import { swapFaceInto } from '../../src/swap/swap-face';
 import { glassesOn } from '../../test/quality/occluders';
-import { handAcross, type HandCutout } from './hand';
+import { handAcross, type HandCutout } from '../../test/quality/hand';
 import { faceTile, type DemoFace } from './stills';
 
 /** A glasses frame's colour: near black. */

@@ -138,6 +138,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
     tolerance: OCCLUDER_TOLERANCE,
     features: 'outline',
     thinOccluders: true,
+    foreignColour: true,
   });
   dropSpecks(own.likeness, skinGrid.width, skinGrid.height);
   const skin = transferTone({

@@ -10,6 +10,7 @@ import { paintTriangles } from '../../src/swap/rasterise-mesh';
 import { swapFaceInto } from '../../src/swap/swap-face';
 import { toBox } from '../../src/swap/warp-face';
 import { demoPhoto } from '../faces/fixtures';
+import { handAcross, handCutout } from '../quality/hand';
 import { glassesOn } from '../quality/occluders';
 
 /** A strand of dark hair's colour. */
@@ -177,6 +178,19 @@ describe('what lies across a face', () => {
     // Photo 4's face 3: her skin's lightness spreads so widely that the black frame was within its
     // reach. Told from the skin by that spread alone, 3 % of it stayed.
     expect(glassesKeptOn(await photo(4, (faces) => faces.find((face) => face.index === 3)!, 1920))).toBeGreaterThan(0.85);
+  });
+
+  it("keeps another person's hand laid across the target's face in front of the new face", async () => {
+    // Photo 5's face 0 with photo 2's fingers across her cheek and her mouth's corner (the quality
+    // report's hand): the hand's pixels among her learnt skin widened its reach until the whole
+    // hand passed for skin, and 18 % of it stayed in front (81 % now).
+    const hand = handCutout((await photo(2, undefined, 1920)).image);
+    const dark = await photo(5, (faces) => faces.find((face) => face.index === 0)!, 1920);
+    const { image, onFace } = handAcross(dark.image, dark.face.box, hand);
+    const frame = { ...image, rgb: Uint8Array.from(image.rgb) };
+    swapFaceInto(frame, dark.face, prepareSource(target.image, target.face, topology), { topology, fineOccluders: true });
+
+    expect(keptShare(frame.rgb, image.rgb, onFace)).toBeGreaterThan(0.7);
   });
 
   it("keeps a black glasses frame's rims in front where they cross the brows", async () => {

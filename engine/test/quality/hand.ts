@@ -1,7 +1,7 @@
 import type { RgbImage } from '../../src/faces/decode-image';
 import type { Box } from '../../src/faces/face-order';
 import { toLab } from '../../src/swap/lab-colour';
-import { cut, demoImage } from './faces';
+import { cut } from './image-region';
 
 /** A hand cut out of a photo: its pixels, and which of them are the hand. */
 export interface HandCutout {
@@ -13,7 +13,7 @@ export interface HandCutout {
 }
 
 /**
- * The fingers of photo 2's face 0's left hand (at 1920 px), hanging over the near-black sofa,
+ * The fingers of photo 2's face 0's left hand (in the photo as shipped, 1920 px wide), hanging over the near-black sofa,
  * so the hand is told from what is behind it by lightness alone. Its right edge is cut straight
  * where her knee begins.
  */
@@ -21,8 +21,9 @@ const FINGERS: Box = { x: 317, y: 1105, width: 112, height: 185 };
 /** Lighter than this (L\*) is the hand; the sofa behind it lies below 30. */
 const HAND_LIGHTNESS = 45;
 
-export async function handCutout(): Promise<HandCutout> {
-  const { rgb, width, height } = cut(await demoImage(2), FINGERS);
+/** The fingers (`FINGERS`) cut out of demo photo 2 as shipped. */
+export function handCutout(photo2: RgbImage): HandCutout {
+  const { rgb, width, height } = cut(photo2, FINGERS);
   const lab = toLab(rgb);
   const mask = new Uint8Array(width * height);
   for (let p = 0; p < mask.length; p++) mask[p] = lab[p * 3]! > HAND_LIGHTNESS ? 1 : 0;

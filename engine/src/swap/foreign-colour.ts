@@ -1,0 +1,209 @@
+import { indicesOf } from './mask-indices';
+
+/**
+ * Lightness counts half against colour when two colours are told apart: light and shade move a
+ * face's lightness across it far more than its colour.
+ */
+const LIGHTNESS_WEIGHT = 0.5;
+/** The second colour must hold at least this share of the skin's pixels. */
+const MIN_SHARE = 0.08;
+/**
+ * How clearly the two colours must stand apart: Ashman's D (their means' distance over their
+ * spreads, √2·|μ₁ − μ₂| / √(σ₁² + σ₂²)), and their means' distance in weighted Lab units. The 22
+ * demo faces' own skin reaches D 2.6-4.4 when cut in two (one colour, skewed by light and shade),
+ * but for photo 2's face 0 (6.6: a pale patch, 5 % of her skin's pixels) and photo 6's face 1
+ * (6.1: her black hair); with another person's hand laid across it, 2.8-9.3.
+ */
+const MIN_SEPARATION = 4.4;
+const MIN_GAP = 8;
+/**
+ * Between the two colours the pixels must thin out to this share of the lesser colour's peak (a
+ * valley between two colours, not one colour's long tail): 0.01-0.16 where a hand was found, 0.25
+ * and more on the demo faces' own skin but for the same two faces (0.08, 0.09).
+ */
+const MAX_DIP = 0.2;
+/**
+ * Hair and shade differ from skin by being darker and greyer together (lightness and b\* moving
+ * the same way along the axis the colours part on); another person's hand is lighter and greyer,
+ * or darker and yellower, or differs in hue alone. A second colour whose axis has lightness and
+ * b\* moving together more than this (the product of their shares of the unit axis) is hair or
+ * shade, left to the skin's reach: kept in front as foreign, the black hair on photo 6's face 1's
+ * skin cost her swaps a pass by both recognisers and margins (her 21 pairs' faceres sum −10 %).
+ */
+const MAX_SHADE_LIKE = 0.2;
+/**
+ * Split more evenly than this share, which colour is the skin is told by the nose bridge (a hand
+ * rests on a cheek, a chin or a mouth): a hand laid across photo 5's face 1 covered more of her
+ * skin than was left. Otherwise the lesser colour is the foreign one (the nose bridge's highlight
+ * is as pale as a pale hand on photo 1's face 1).
+ */
+const EVEN_SHARE = 0.4;
+/** Fewer skin pixels than this are too few to tell two colours apart by. */
+const MIN_PIXELS = 50;
+/** Histogram bins across the pixels' spread along the axis (1st to 99th percentile), for the valley. */
+const BINS = 40;
+
+/** A second colour among a face's skin pixels: where along the axis it parts from the skin, and where its own middle lies. */
+export interface ForeignColour {
+  /** The weighted Lab point positions along the axis are measured from, and the axis (a unit vector, lightness weighted). */
+  origin: [number, number, number];
+  axis: [number, number, number];
+  /** The valley between skin and foreign colour, and the foreign colour's mean, along the axis. */
+  split: number;
+  centre: number;
+}
+
+/**
+ * Looks for a second colour among the `learnFrom` pixels of a face's Lab buffer that is not its
+ * skin: another person's hand laid across it. Shade or hair among the skin is not taken for one
+ * (see the constants). The pixels are cut in two along the axis their colours
+ * spread most on (lightness weighted, `LIGHTNESS_WEIGHT`) by two means, and the cut kept only when
+ * the two stand clearly apart with a valley between them. `anchor` (pixel indices: the nose bridge)
+ * tells which is the skin when the two are about even. Returns the skin's pixels without the
+ * foreign colour, and the colour, or null.
+ */
+export function findForeignColour(lab: Float32Array, learnFrom: Uint8Array, anchor: number[]): { skin: Uint8Array; foreign: ForeignColour } | null {
+  const indices = indicesOf(learnFrom);
+  const n = indices.length;
+  if (n < MIN_PIXELS) return null;
+  const origin = weightedMean(lab, indices);
+  const axis = principalAxis(lab, indices, origin);
+  const along = (p: number) => positionAlong(lab, p, origin, axis);
+  const positions = new Float32Array(n);
+  for (let i = 0; i < n; i++) positions[i] = along(indices[i]!);
+  const [p1, p10, p90, p99] = quantiles(positions, [0.01, 0.1, 0.9, 0.99]) as [number, number, number, number];
+  const [low, high] = twoMeans(positions, p10, p90);
+  if (high.mean - low.mean < MIN_GAP) return null;
+  const separation = (Math.SQRT2 * (high.mean - low.mean)) / Math.hypot(low.spread, high.spread);
+  if (separation < MIN_SEPARATION || axis[0] * axis[2] >= MAX_SHADE_LIKE) return null;
+  const split = valleyBetween(positions, [p1, p99], low.mean, high.mean);
+  if (split === null) return null;
+  let lowCount = 0;
+  for (let i = 0; i < n; i++) if (positions[i]! < split) lowCount++;
+  const lesser = Math.min(lowCount, n - lowCount) / n;
+  if (lesser < MIN_SHARE) return null;
+  const anchorLow = anchor.filter((p) => along(p) < split).length > anchor.length / 2;
+  const foreignLow = lesser >= EVEN_SHARE ? !anchorLow : lowCount < n - lowCount;
+  const skin = Uint8Array.from(learnFrom);
+  for (let i = 0; i < n; i++) if (positions[i]! < split === foreignLow) skin[indices[i]!] = 0;
+  return { skin, foreign: { origin, axis, split, centre: foreignLow ? low.mean : high.mean } };
+}
+
+/** How far a pixel lies towards a foreign colour: 0 at the valley between it and the skin (or on the skin's side), 1 at its mean. */
+export function foreignness(lab: Float32Array, p: number, foreign: ForeignColour): number {
+  return Math.max(0, (positionAlong(lab, p, foreign.origin, foreign.axis) - foreign.split) / (foreign.centre - foreign.split));
+}
+
+function positionAlong(lab: Float32Array, p: number, origin: number[], axis: number[]): number {
+  const i = p * 3;
+  return (LIGHTNESS_WEIGHT * lab[i]! - origin[0]!) * axis[0]! + (lab[i + 1]! - origin[1]!) * axis[1]! + (lab[i + 2]! - origin[2]!) * axis[2]!;
+}
+
+function weightedMean(lab: Float32Array, indices: Int32Array): [number, number, number] {
+  let [l, a, b] = [0, 0, 0];
+  for (let n = 0; n < indices.length; n++) {
+    const i = indices[n]! * 3;
+    l += lab[i]!;
+    a += lab[i + 1]!;
+    b += lab[i + 2]!;
+  }
+  return [(LIGHTNESS_WEIGHT * l) / indices.length, a / indices.length, b / indices.length];
+}
+
+/**
+ * The direction the pixels' (weighted) colours spread most along: the covariance's leading
+ * eigenvector, by power iteration. Plain loops with the sums in locals: this runs on every video frame.
+ */
+function principalAxis(lab: Float32Array, indices: Int32Array, origin: number[]): [number, number, number] {
+  const [o0, o1, o2] = origin as [number, number, number];
+  let [ll, la, lb, aa, ab, bb] = [0, 0, 0, 0, 0, 0];
+  for (let n = 0; n < indices.length; n++) {
+    const i = indices[n]! * 3;
+    const [l, a, b] = [LIGHTNESS_WEIGHT * lab[i]! - o0, lab[i + 1]! - o1, lab[i + 2]! - o2];
+    ll += l * l;
+    la += l * a;
+    lb += l * b;
+    aa += a * a;
+    ab += a * b;
+    bb += b * b;
+  }
+  let axis: [number, number, number] = [1, 1, 1];
+  for (let step = 0; step < 20; step++) {
+    const next = [ll * axis[0] + la * axis[1] + lb * axis[2], la * axis[0] + aa * axis[1] + ab * axis[2], lb * axis[0] + ab * axis[1] + bb * axis[2]] as const;
+    const length = Math.hypot(...next) || 1;
+    axis = [next[0] / length, next[1] / length, next[2] / length];
+  }
+  return axis;
+}
+
+/** Two means of values on a line (Lloyd's iterations from `fromLow` and `fromHigh`), each with its spread (standard deviation). */
+function twoMeans(values: Float32Array, fromLow: number, fromHigh: number): [{ mean: number; spread: number }, { mean: number; spread: number }] {
+  let [low, high] = [fromLow, fromHigh];
+  for (let step = 0; step < 20; step++) {
+    const cut = (low + high) / 2;
+    let [sumLow, countLow, sumHigh] = [0, 0, 0];
+    for (let n = 0; n < values.length; n++) {
+      const x = values[n]!;
+      if (x < cut) {
+        sumLow += x;
+        countLow++;
+      } else sumHigh += x;
+    }
+    if (countLow === 0 || countLow === values.length) break;
+    const next = [sumLow / countLow, sumHigh / (values.length - countLow)] as const;
+    if (next[0] === low && next[1] === high) break;
+    [low, high] = next;
+  }
+  const cut = (low + high) / 2;
+  let [squaresLow, countLow, squaresHigh] = [0, 0, 0];
+  for (let n = 0; n < values.length; n++) {
+    const x = values[n]!;
+    if (x < cut) {
+      squaresLow += (x - low) ** 2;
+      countLow++;
+    } else squaresHigh += (x - high) ** 2;
+  }
+  return [
+    { mean: low, spread: Math.sqrt(squaresLow / Math.max(1, countLow)) },
+    { mean: high, spread: Math.sqrt(squaresHigh / Math.max(1, values.length - countLow)) },
+  ];
+}
+
+/** Resolution of the histogram `quantiles` reads, in bins across the values' range. */
+const QUANTILE_BINS = 1024;
+
+/** The values at the given shares of their order, to `QUANTILE_BINS` of their range: one pass into a histogram instead of a sort (a video frame's target runs this). */
+function quantiles(values: Float32Array, shares: number[]): number[] {
+  let [min, max] = [Infinity, -Infinity];
+  for (let n = 0; n < values.length; n++) [min, max] = [Math.min(min, values[n]!), Math.max(max, values[n]!)];
+  const width = (max - min) / QUANTILE_BINS || 1;
+  const counts = new Uint32Array(QUANTILE_BINS);
+  for (let n = 0; n < values.length; n++) counts[Math.min(QUANTILE_BINS - 1, Math.floor((values[n]! - min) / width))]!++;
+  return shares.map((share) => {
+    const wanted = share * values.length;
+    let [seen, bin] = [0, 0];
+    while (bin < QUANTILE_BINS - 1 && seen + counts[bin]! <= wanted) seen += counts[bin++]!;
+    return min + (bin + 0.5) * width;
+  });
+}
+
+/**
+ * Where the pixels thin out most between two means (a histogram of `BINS` bins from `from` to `to`, the
+ * 1st to 99th percentile, smoothed over three), when they thin out there to `MAX_DIP` of the lesser
+ * peak on either side; otherwise null.
+ */
+function valleyBetween(positions: Float32Array, [from, to]: [number, number], low: number, high: number): number | null {
+  const binWidth = (to - from) / BINS;
+  if (!(binWidth > 0)) return null;
+  const counts = new Float32Array(BINS);
+  for (let i = 0; i < positions.length; i++) {
+    const bin = Math.floor((positions[i]! - from) / binWidth);
+    if (bin >= 0 && bin < BINS) counts[bin]!++;
+  }
+  const density = counts.map((_, b) => ((counts[b - 1] ?? 0) + counts[b]! + (counts[b + 1] ?? 0)) / 3);
+  const binOf = (x: number) => Math.max(0, Math.min(BINS - 1, Math.floor((x - from) / binWidth)));
+  let valley = binOf(low);
+  for (let b = valley; b <= binOf(high); b++) if (density[b]! < density[valley]!) valley = b;
+  const lesserPeak = Math.min(Math.max(...density.subarray(0, valley + 1)), Math.max(...density.subarray(valley)));
+  return density[valley]! <= MAX_DIP * lesserPeak ? from + (valley + 0.5) * binWidth : null;
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { findForeignColour, foreignness } from '../../src/swap/foreign-colour';
+
+const SIZE = 60;
+type Lab = readonly [number, number, number];
+/** A face's skin: a mid brown, its lightness spread by light and shade more than its colour. */
+const SKIN: Lab = [50, 15, 25];
+const SKIN_SPREAD: Lab = [6, 2, 3];
+
+/** Normally distributed numbers from a fixed seed (Box-Muller over a linear congruential generator). */
+function normals(seed: number): () => number {
+  let state = seed;
+  const uniform = () => {
+    state = (state * 1664525 + 1013904223) % 2 ** 32;
+    return (state + 0.5) / 2 ** 32;
+  };
+  return () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+}
+
+/**
+ * A box of skin pixels in Lab, every pixel learnt from, with the columns left of `across` (a share
+ * of the box) of `other` colour instead: something lying across the face from its left edge.
+ */
+function skinWith(other: { colour: Lab; spread: Lab; across: number }): { lab: Float32Array; learnFrom: Uint8Array; isOther: (p: number) => boolean } {
+  const normal = normals(7);
+  const lab = new Float32Array(SIZE * SIZE * 3);
+  const isOther = (p: number) => p % SIZE < other.across * SIZE;
+  for (let p = 0; p < SIZE * SIZE; p++) {
+    const [colour, spread] = isOther(p) ? [other.colour, other.spread] : [SKIN, SKIN_SPREAD];
+    lab.set([0, 1, 2].map((k) => colour[k]! + spread[k]! * normal()), p * 3);
+  }
+  return { lab, learnFrom: new Uint8Array(SIZE * SIZE).fill(1), isOther };
+}
+
+/** Pixels down the middle column of the box: where a nose bridge lies. */
+const middle = Array.from({ length: SIZE }, (_, row) => row * SIZE + SIZE / 2);
+
+const share = (pixels: number[], test: (p: number) => boolean) => pixels.filter(test).length / pixels.length;
+const all = Array.from({ length: SIZE * SIZE }, (_, p) => p);
+
+describe('a foreign colour among a face skin', () => {
+  it("finds another person's paler, greyer hand across a third of the skin, and learns the skin without it", () => {
+    const { lab, learnFrom, isOther } = skinWith({ colour: [70, 8, 6], spread: [4, 2, 2], across: 1 / 3 });
+    const found = findForeignColour(lab, learnFrom, middle);
+
+    expect(found).not.toBeNull();
+    const hand = all.filter(isOther);
+    const skin = all.filter((p) => !isOther(p));
+    expect(share(hand, (p) => found!.skin[p] === 1)).toBeLessThan(0.02);
+    expect(share(skin, (p) => found!.skin[p] === 1)).toBeGreaterThan(0.98);
+    // Half of the hand lies beyond its own middle; the skin lies on its side of the valley.
+    expect(share(hand, (p) => foreignness(lab, p, found!.foreign) >= 0.5)).toBeGreaterThan(0.8);
+    expect(share(skin, (p) => foreignness(lab, p, found!.foreign) === 0)).toBeGreaterThan(0.98);
+  });
+
+  it('takes the side holding the nose bridge for the skin when a hand covers more of it than is left', () => {
+    const { lab, learnFrom, isOther } = skinWith({ colour: [70, 8, 6], spread: [4, 2, 2], across: 0.55 });
+    const bridge = middle.map((p) => p + 5);
+    const found = findForeignColour(lab, learnFrom, bridge);
+
+    expect(found).not.toBeNull();
+    expect(share(all.filter(isOther), (p) => found!.skin[p] === 1)).toBeLessThan(0.02);
+    expect(share(bridge, (p) => found!.skin[p] === 1)).toBe(1);
+  });
+
+  it('finds none in skin half in shade, darker and greyer together, as hair or shade is', () => {
+    const { lab, learnFrom } = skinWith({ colour: [25, 10, 10], spread: [3, 2, 2], across: 1 / 3 });
+
+    expect(findForeignColour(lab, learnFrom, middle)).toBeNull();
+  });
+
+  it('finds none in one colour with a long tail towards its highlights', () => {
+    const normal = normals(11);
+    const lab = new Float32Array(SIZE * SIZE * 3);
+    for (let p = 0; p < SIZE * SIZE; p++) {
+      // Lighter and greyer together, as a hand would be, but without a valley: one skewed colour.
+      const highlight = 20 * Math.abs(normal()) ** 2;
+      lab.set([SKIN[0] + highlight, SKIN[1] - 0.2 * highlight + normal(), SKIN[2] - 0.4 * highlight + normal()], p * 3);
+    }
+
+    expect(findForeignColour(lab, new Uint8Array(SIZE * SIZE).fill(1), middle)).toBeNull();
+  });
+});
