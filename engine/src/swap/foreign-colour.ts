@@ -28,7 +28,8 @@ const MAX_DIP = 0.2;
  * or darker and yellower, or differs in hue alone. A second colour whose axis has lightness and
  * b\* moving together more than this (the product of their shares of the unit axis) is hair or
  * shade, left to the skin's reach: kept in front as foreign, the black hair on photo 6's face 1's
- * skin cost her swaps a pass by both recognisers and margins (her 21 pairs' faceres sum −10 %).
+ * skin (and her brows' outer ends, of its colour) cost her 21 pairs two passes by both recognisers
+ * and a fifth of their faceres margins' sum.
  */
 const MAX_SHADE_LIKE = 0.2;
 /**

@@ -114,18 +114,12 @@ const DARK_LINE_CARRY = 0.02;
 /**
  * A pixel of a foreign colour (`foreignness`) counts as not skin at all from halfway between the
  * valley that parts it from the skin and its mean: from the valley on, the fingers of a hand laid
- * across the face stayed in front only in part, the new face showing through them (photo 5's face 0:
- * 56 % of the hand kept, 81 % with this).
+ * across the face stayed in front only in part, the new face showing through them (photo 5's face 0,
+ * the colour judged on her skin alone: 56 % of the hand kept, 81 % with this).
  */
 const FOREIGN_SHARPNESS = 2;
 /** Radius of the blur that softens the map's edges, as a share of the box's short side. */
 const SOFTEN = 0.015;
-
-/** A foreign colour among a face's skin (`findForeignColour`), and the pixels judged by it too (see `skinLikeness`). */
-export interface ForeignPixels {
-  colour: ForeignColour;
-  over: Uint8Array;
-}
 
 /** Pixels judged only where what is not skin comes into them (see `skinLikeness`). */
 export interface FollowOnly {
@@ -170,9 +164,11 @@ export interface FaceJudging {
   /**
    * Look for a second colour among the skin that is not it (`findForeignColour`: another person's
    * hand laid across a target's face), learn the skin without it and leave it out wherever it lies
-   * but on the features. For targets: a hand's pixels among a face's learnt skin widened its reach
-   * so far that the whole hand passed for skin (22 demo faces with a hand laid across each: median
-   * 31 % of it kept in front, worst 12 %).
+   * on the face, features too. For targets: a hand's pixels among a face's learnt skin widened its
+   * reach so far that the whole hand passed for skin (22 demo faces with a hand laid across each:
+   * median 31 % of it kept in front, worst 12 %), and judged only where the skin is, a hand over
+   * an eye's corner, a brow or the mouth's corner was drawn over there (43-97 % of it kept on the
+   * faces where it was found; 83-100 % judged over the features too).
    */
   foreignColour?: boolean;
 }
@@ -196,9 +192,7 @@ export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology
   const skin = learnSkin(lab, found?.skin ?? plainSkin);
   const followOnly = judging.features === 'entered' ? { pixels: withBit(FOLLOW_ONLY), darkFurther: withBit(BROW) } : undefined;
   const thin = judging.thinOccluders ? { openings: withBit(OPENING), browLines: withBit(BROW_LINE), belowEyes: withBit(BELOW_EYES) } : undefined;
-  // Judged on everything but the features: hair's colour falls on a brow's outer end, which stays the target's own.
-  const foreign = found ? { colour: found.foreign, over: triangleFlags(mesh, topology.triangles, topology.features.map((f) => 1 - f), width, height) } : undefined;
-  const options = { tolerance: judging.tolerance, foreign, followOnly, followLight: judging.followLight, hue: judging.hue, thin };
+  const options = { tolerance: judging.tolerance, foreign: found?.foreign, followOnly, followLight: judging.followLight, hue: judging.hue, thin };
   return { likeness: skinLikeness(lab, skin, withBit(JUDGE), withBit(FACE), width, height, options), skin };
 }
 
@@ -261,9 +255,10 @@ function judgingFlags(topology: MeshTopology, features: FaceJudging['features'],
  * falling across the skin beside it comes into it; dark hair is followed further into
  * `followOnly.darkFurther`. With `followLight`, a face lit by two colours is judged against the
  * skin's colour around each pixel (`followedLight`); with `hue`, a face lit by one colour by its
- * hue too (`skinHue`); with `foreign`, the pixels of `foreign.over` by how far they lie towards
- * that colour too. With `thin`, long thin lines clearly lighter or darker than the skin that run on from what is left out are left out too, through every pixel
- * but the eyes' and lips' contours and the brows of `thin` (see `followThinLines`).
+ * hue too (`skinHue`); with `foreign`, every pixel of `face` (features too) by how far it lies
+ * towards that colour as well. With `thin`, long thin lines clearly lighter or darker than the skin that run
+ * on from what is left out are left out too, through every pixel but the eyes' and lips' contours
+ * and the brows of `thin` (see `followThinLines`).
  */
 export function skinLikeness(
   lab: Float32Array,
@@ -272,10 +267,12 @@ export function skinLikeness(
   face: Uint8Array,
   width: number,
   height: number,
-  { tolerance = 1, foreign, followOnly, followLight = false, hue: judgeHue = false, thin }: { tolerance?: number; foreign?: ForeignPixels; followOnly?: FollowOnly; followLight?: boolean; hue?: boolean; thin?: Omit<ThinMasks, 'face'> } = {},
+  { tolerance = 1, foreign, followOnly, followLight = false, hue: judgeHue = false, thin }: { tolerance?: number; foreign?: ForeignColour; followOnly?: FollowOnly; followLight?: boolean; hue?: boolean; thin?: Omit<ThinMasks, 'face'> } = {},
 ): Float32Array {
   const likeness = new Float32Array(width * height).fill(1);
-  const judged = indicesOf(judge);
+  // A foreign colour is looked for over the whole face: a hand lies over an eye or the mouth as well as the skin.
+  const judgedAll = foreign ? face : judge;
+  const judged = indicesOf(judgedAll);
   const one = robustSkin(learnt);
   if (!one) return likeness;
   const followed = followLight && litByTwoColours(learnt) ? followedLight(lab, learnt, width, height) : null;
@@ -287,15 +284,18 @@ export function skinLikeness(
   const distances = new Float32Array(width * height);
   for (let n = 0; n < judged.length; n++) {
     const p = judged[n]!;
-    const lighter = lab[p * 3]! - centre(p, 0);
-    let distance = Math.abs(lighter) / (tolerance * (lighter > 0 ? skin.lighterReach : skin.reach[0]!));
-    for (let k = 1; k < 3; k++) distance = Math.max(distance, Math.abs(lab[p * 3 + k]! - centre(p, k)) / (tolerance * skin.reach[k]!));
-    if (hue) distance = Math.max(distance, hueDistance(lab, p, hue) / tolerance);
-    if (foreign?.over[p]) distance = Math.max(distance, FOREIGN_SHARPNESS * FADE * foreignness(lab, p, foreign.colour));
+    let distance = 0;
+    if (judge[p]) {
+      const lighter = lab[p * 3]! - centre(p, 0);
+      distance = Math.abs(lighter) / (tolerance * (lighter > 0 ? skin.lighterReach : skin.reach[0]!));
+      for (let k = 1; k < 3; k++) distance = Math.max(distance, Math.abs(lab[p * 3 + k]! - centre(p, k)) / (tolerance * skin.reach[k]!));
+      if (hue) distance = Math.max(distance, hueDistance(lab, p, hue) / tolerance);
+    }
+    if (foreign) distance = Math.max(distance, FOREIGN_SHARPNESS * FADE * foreignness(lab, p, foreign));
     distances[p] = distance;
   }
   // Follow-only pixels are left out of the averaging, or the halo it spreads from them onto the skin around would reach outside for them.
-  const averaged = followOnly ? judge.map((j, p) => j & (1 - followOnly.pixels[p]!)) : judge;
+  const averaged = followOnly ? judgedAll.map((j, p) => j & (1 - followOnly.pixels[p]!)) : judgedAll;
   const steps = (share: number) => Math.max(1, Math.round(share * Math.min(width, height)));
   const smoothed = blurMap(distances, width, height, steps(DISTANCE_SMOOTHING), averaged);
   for (let n = 0; n < judged.length; n++) {

@@ -183,14 +183,15 @@ describe('what lies across a face', () => {
   it("keeps another person's hand laid across the target's face in front of the new face", async () => {
     // Photo 5's face 0 with photo 2's fingers across her cheek and her mouth's corner (the quality
     // report's hand): the hand's pixels among her learnt skin widened its reach until the whole
-    // hand passed for skin, and 18 % of it stayed in front (81 % now).
+    // hand passed for skin, and 18 % of it stayed in front; told apart from her skin but judged
+    // only where her skin is, 81 %, the fingers over her lips drawn over (98 % now).
     const hand = handCutout((await photo(2, undefined, 1920)).image);
     const dark = await photo(5, (faces) => faces.find((face) => face.index === 0)!, 1920);
     const { image, onFace } = handAcross(dark.image, dark.face.box, hand);
     const frame = { ...image, rgb: Uint8Array.from(image.rgb) };
     swapFaceInto(frame, dark.face, prepareSource(target.image, target.face, topology), { topology, fineOccluders: true });
 
-    expect(keptShare(frame.rgb, image.rgb, onFace)).toBeGreaterThan(0.7);
+    expect(keptShare(frame.rgb, image.rgb, onFace)).toBeGreaterThan(0.9);
   });
 
   it("keeps a black glasses frame's rims in front where they cross the brows", async () => {
