@@ -90,6 +90,11 @@ export function findForeignColour(lab: Float32Array, learnFrom: Uint8Array, anch
   return { skin, foreign: { origin, axis, split, centre: foreignLow ? low.mean : high.mean } };
 }
 
+/** The `learnFrom` pixels of a Lab buffer on the skin's side of a foreign colour's valley (found on another grid of the same face). */
+export function withoutForeign(lab: Float32Array, learnFrom: Uint8Array, foreign: ForeignColour): Uint8Array {
+  return learnFrom.map((learn, p) => (learn && foreignness(lab, p, foreign) === 0 ? 1 : 0));
+}
+
 /** How far a pixel lies towards a foreign colour: 0 at the valley between it and the skin (or on the skin's side), 1 at its mean. */
 export function foreignness(lab: Float32Array, p: number, foreign: ForeignColour): number {
   return Math.max(0, (positionAlong(lab, p, foreign.origin, foreign.axis) - foreign.split) / (foreign.centre - foreign.split));

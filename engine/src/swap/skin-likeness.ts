@@ -6,7 +6,7 @@ import { trimmedColour, type TrimmedColour } from './robust-stats';
 import { hueDistance, skinHue } from './skin-hue';
 import { triangleFlags } from './rasterise-mesh';
 import { keepThinOccluders } from './thin-occluders';
-import { findForeignColour, foreignness, type ForeignColour } from './foreign-colour';
+import { findForeignColour, foreignness, withoutForeign, type ForeignColour } from './foreign-colour';
 
 /**
  * Skin statistics ignore pixels further than this many spreads from the skin's median: a strand of
@@ -181,9 +181,16 @@ export function learnSkin(lab: Float32Array, learnFrom: Uint8Array): TrimmedColo
 /**
  * `skinLikeness` of a face in its box, learnt from its mesh's plain-skin triangles and judged on
  * every triangle that is not a feature, and on features as `judging` says. Also returns the skin's
- * colour it learnt (the tone transfer reads the same statistics).
+ * colour it learnt (the tone transfer reads the same statistics) and the foreign colour it found, if any.
  */
-export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology: MeshTopology, width: number, height: number, judging: FaceJudging): { likeness: Float32Array; skin: TrimmedColour } {
+export function faceSkinLikeness(
+  lab: Float32Array,
+  mesh: Float32Array,
+  topology: MeshTopology,
+  width: number,
+  height: number,
+  judging: FaceJudging,
+): { likeness: Float32Array; skin: TrimmedColour; foreign: ForeignColour | null } {
   const flags = judgingFlags(topology, judging.features, judging.features === 'entered' ? farHalf(mesh, topology) : 0);
   const covered = triangleFlags(mesh, topology.triangles, flags, width, height);
   const withBit = (bit: number) => covered.map((f) => (f & bit ? 1 : 0));
@@ -193,16 +200,18 @@ export function faceSkinLikeness(lab: Float32Array, mesh: Float32Array, topology
   const followOnly = judging.features === 'entered' ? { pixels: withBit(FOLLOW_ONLY), darkFurther: withBit(BROW) } : undefined;
   const thin = judging.thinOccluders ? { openings: withBit(OPENING), browLines: withBit(BROW_LINE), belowEyes: withBit(BELOW_EYES) } : undefined;
   const options = { tolerance: judging.tolerance, foreign: found?.foreign, followOnly, followLight: judging.followLight, hue: judging.hue, thin };
-  return { likeness: skinLikeness(lab, skin, withBit(JUDGE), withBit(FACE), width, height, options), skin };
+  return { likeness: skinLikeness(lab, skin, withBit(JUDGE), withBit(FACE), width, height, options), skin, foreign: found?.foreign ?? null };
 }
 
 /**
- * The colour of a face's skin in its box, learnt from its mesh's plain-skin triangles as
- * `faceSkinLikeness` learns a target's (without a foreign colour among them: `findForeignColour`).
+ * The colour of a face's skin in its box, learnt from its mesh's plain-skin triangles without the
+ * `foreign` colour `faceSkinLikeness` found on another grid of the same face: the colour is told
+ * apart once, so the skin map and the tone learn the same skin (searched for again on this grid, a
+ * hand found on one could be missed on the other).
  */
-export function faceSkin(lab: Float32Array, mesh: Float32Array, topology: MeshTopology, width: number, height: number): TrimmedColour {
+export function faceSkin(lab: Float32Array, mesh: Float32Array, topology: MeshTopology, width: number, height: number, foreign: ForeignColour | null): TrimmedColour {
   const plainSkin = triangleFlags(mesh, topology.triangles, topology.skin, width, height);
-  return learnSkin(lab, findForeignColour(lab, plainSkin, noseBridge(mesh, width, height))?.skin ?? plainSkin);
+  return learnSkin(lab, foreign ? withoutForeign(lab, plainSkin, foreign) : plainSkin);
 }
 
 /** The mesh's points down the nose bridge (MediaPipe's), from between the eyes to above the tip. */

@@ -145,7 +145,7 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
     warped: coarse.rgb,
     targetLab: coarse.originalLab,
     apply: indicesOf(coarse.covered),
-    targetSkin: sameGrid ? own.skin : faceSkin(coarse.originalLab, toGrid(boxMesh, grid), topology, grid.width, grid.height),
+    targetSkin: sameGrid ? own.skin : faceSkin(coarse.originalLab, toGrid(boxMesh, grid), topology, grid.width, grid.height, own.foreign),
     warpedSkin: coarse.warpedSkin,
     shadowed: coarse.shadowed,
     width: grid.width,

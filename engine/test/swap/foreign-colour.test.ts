@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findForeignColour, foreignness } from '../../src/swap/foreign-colour';
+import { findForeignColour, foreignness, withoutForeign } from '../../src/swap/foreign-colour';
 
 const SIZE = 60;
 type Lab = readonly [number, number, number];
@@ -79,5 +79,18 @@ describe('a foreign colour among a face skin', () => {
     }
 
     expect(findForeignColour(lab, new Uint8Array(SIZE * SIZE).fill(1), middle)).toBeNull();
+  });
+
+  it('leaves the colour found on one grid out of the same face on another grid', () => {
+    const fine = skinWith({ colour: [70, 8, 6], spread: [4, 2, 2], across: 1 / 3 });
+    const found = findForeignColour(fine.lab, fine.learnFrom, middle)!;
+    // The same face's pixels drawn again, as a coarser grid's would be: other noise, the same colours.
+    const normal = normals(23);
+    const coarse = fine.lab.map((value) => value + 0.5 * normal());
+
+    const skin = withoutForeign(coarse, fine.learnFrom, found.foreign);
+
+    expect(share(all.filter(fine.isOther), (p) => skin[p] === 1)).toBeLessThan(0.02);
+    expect(share(all.filter((p) => !fine.isOther(p)), (p) => skin[p] === 1)).toBeGreaterThan(0.98);
   });
 });
