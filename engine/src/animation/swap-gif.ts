@@ -5,7 +5,7 @@ import { checkGifCaps, DEFAULT_GIF_CAPS, type GifCaps } from './caps';
 import { followFaces } from './follow-faces';
 import { decodeGif, encodeGif, gifFrame, gifFrameAt, putGifFrame, readGifHeader, type DecodedGif } from './gif-frames';
 import { IdentityGallery } from './identity-gallery';
-import { swapFollowed } from './swap-frames';
+import { followedSwapper } from './swap-frames';
 
 export interface SwapGifInput {
   /** An animated (or single-frame) GIF. */
@@ -56,10 +56,11 @@ export async function swapGif(input: SwapGifInput): Promise<SwapGifResult> {
   ]);
   const replacements = [{ source: await loadSource(input.source), enhance: input.enableFaceEnhancer === true }];
   const topology = await meshTopology();
+  const swapFrame = followedSwapper(replacements, topology);
   progress(5);
   let done = 0;
   for await (const frame of followFaces(framesOf(gif), gallery, GIF_FOLLOW)) {
-    swapFollowed(frame, replacements, topology);
+    swapFrame(frame);
     putGifFrame(gif, done++, frame.image);
     progress(5 + Math.floor((90 * done) / gif.frames));
   }

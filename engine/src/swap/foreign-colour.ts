@@ -61,9 +61,30 @@ export interface ForeignColour {
  * spread most on (lightness weighted, `LIGHTNESS_WEIGHT`) by two means, and the cut kept only when
  * the two stand clearly apart with a valley between them. `anchor` (pixel indices: the nose bridge)
  * tells which is the skin when the two are about even. Returns the skin's pixels without the
- * foreign colour, and the colour, or null.
+ * foreign colour, and the colour, or null. Not found, a colour `remembered` from the same person's
+ * frame before is taken while it is still there (`stillThere`): on a pan over a face with a hand
+ * laid across it, the search lost the hand on two frames of twelve (the mesh took in more of the
+ * hand, the two colours' valley grew shallow), and the hand flickered off.
  */
-export function findForeignColour(lab: Float32Array, learnFrom: Uint8Array, anchor: number[]): { skin: Uint8Array; foreign: ForeignColour } | null {
+export function findForeignColour(lab: Float32Array, learnFrom: Uint8Array, anchor: number[], remembered: ForeignColour | null = null): { skin: Uint8Array; foreign: ForeignColour } | null {
+  const found = searchForeignColour(lab, learnFrom, anchor);
+  if (found || !remembered || !stillThere(lab, learnFrom, remembered)) return found;
+  return { skin: withoutForeign(lab, learnFrom, remembered), foreign: remembered };
+}
+
+/**
+ * Whether a foreign colour found on a frame before is still among the `learnFrom` pixels: at least
+ * `MIN_SHARE` of them lie halfway or more from its valley to its mean. The skin's own tail reaches
+ * past the valley, rarely that far.
+ */
+function stillThere(lab: Float32Array, learnFrom: Uint8Array, foreign: ForeignColour): boolean {
+  const indices = indicesOf(learnFrom);
+  let beyond = 0;
+  for (let n = 0; n < indices.length; n++) if (foreignness(lab, indices[n]!, foreign) >= 0.5) beyond++;
+  return indices.length >= MIN_PIXELS && beyond >= MIN_SHARE * indices.length;
+}
+
+function searchForeignColour(lab: Float32Array, learnFrom: Uint8Array, anchor: number[]): { skin: Uint8Array; foreign: ForeignColour } | null {
   const indices = indicesOf(learnFrom);
   const n = indices.length;
   if (n < MIN_PIXELS) return null;

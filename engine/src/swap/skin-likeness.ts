@@ -171,6 +171,8 @@ export interface FaceJudging {
    * faces where it was found; 83-100 % judged over the features too).
    */
   foreignColour?: boolean;
+  /** With `foreignColour`: the colour found on the same person's frame before, taken while it is still there (`findForeignColour`). */
+  rememberedColour?: ForeignColour | null;
 }
 
 /** The colour of a face's skin, learnt robustly from the `learnFrom` pixels of a Lab buffer (`trimmedColour`). */
@@ -195,7 +197,7 @@ export function faceSkinLikeness(
   const covered = triangleFlags(mesh, topology.triangles, flags, width, height);
   const withBit = (bit: number) => covered.map((f) => (f & bit ? 1 : 0));
   const plainSkin = withBit(SKIN);
-  const found = judging.foreignColour ? findForeignColour(lab, plainSkin, noseBridge(mesh, width, height)) : null;
+  const found = judging.foreignColour ? findForeignColour(lab, plainSkin, noseBridge(mesh, width, height), judging.rememberedColour) : null;
   const skin = learnSkin(lab, found?.skin ?? plainSkin);
   const followOnly = judging.features === 'entered' ? { pixels: withBit(FOLLOW_ONLY), darkFurther: withBit(BROW) } : undefined;
   const thin = judging.thinOccluders ? { openings: withBit(OPENING), browLines: withBit(BROW_LINE), belowEyes: withBit(BELOW_EYES) } : undefined;

@@ -11,6 +11,7 @@ import { extendOutline } from './extend-outline';
 import { fadeBeyondOutline } from './fade-beyond-outline';
 import { featherMask } from './feather-mask';
 import { fillNotSkin } from './fill-not-skin';
+import type { ForeignColour } from './foreign-colour';
 import { poissonBlend } from './poisson-blend';
 import type { PreparedSource } from './prepared-source';
 import { indicesOf } from './mask-indices';
@@ -37,8 +38,18 @@ export interface SwapFaceOptions {
    * Image swaps ask for it; video frames do not, for their frame rate.
    */
   fineOccluders?: boolean;
+  /**
+   * What is carried from one frame of a person to the next (video, GIF): the foreign colour (another
+   * person's hand) found on their face, read and updated by each swap.
+   */
+  memory?: FaceMemory;
   /** When given, milliseconds spent in each step are added to it (for the bench). */
   timings?: Record<SwapStep, number>;
+}
+
+/** What `swapFaceInto` carries from one frame of a person to the next. */
+export interface FaceMemory {
+  foreign: ForeignColour | null;
 }
 
 export type SwapStep = 'warp' | 'colour' | 'blend' | 'enhance' | 'compose';
@@ -139,7 +150,9 @@ export function swapFaceInto(frame: RgbImage, target: Face, source: PreparedSour
     features: 'outline',
     thinOccluders: true,
     foreignColour: true,
+    rememberedColour: options.memory?.foreign,
   });
+  if (options.memory) options.memory.foreign = own.foreign;
   dropSpecks(own.likeness, skinGrid.width, skinGrid.height);
   const skin = transferTone({
     warped: coarse.rgb,

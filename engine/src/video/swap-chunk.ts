@@ -1,6 +1,6 @@
 import { followFaces, type FollowOptions } from '../animation/follow-faces';
 import { IdentityGallery } from '../animation/identity-gallery';
-import { swapFollowed, type Replacement } from '../animation/swap-frames';
+import { followedSwapper, type Replacement } from '../animation/swap-frames';
 import { EngineError } from '../faces/engine-error';
 import { meshTopology } from '../faces/mesh-topology';
 import { readFrames, type FrameSource } from './read-frames';
@@ -53,6 +53,7 @@ export async function swapChunk(input: ChunkInput, onFrame: (done: number) => vo
   const gallery = IdentityGallery.fromData(input.gallery);
   const replacements: Replacement[] = input.sources.map((source) => ({ source, enhance: input.enhance }));
   const topology = await meshTopology();
+  const swapFrame = followedSwapper(replacements, topology);
   const frames = readFrames(input.file, video, { first: chunk.first - chunk.lead, count: chunk.count === null ? undefined : chunk.lead + chunk.count });
   let encoder: FrameEncoder | null = null;
   let followed = 0;
@@ -62,7 +63,7 @@ export async function swapChunk(input: ChunkInput, onFrame: (done: number) => vo
     for await (const frame of followFaces(frames, gallery, videoFollowOptions(video.fps))) {
       signal?.throwIfAborted();
       if (followed++ < chunk.lead) continue;
-      swapFollowed(frame, replacements, topology);
+      swapFrame(frame);
       encoder ??= openEncoder({ output: input.output, width: video.width, height: video.height, frameRate: video.frameRate });
       await encoder.write(frame.image.rgb);
       onFrame(++done);

@@ -93,4 +93,26 @@ describe('a foreign colour among a face skin', () => {
     expect(share(all.filter(fine.isOther), (p) => skin[p] === 1)).toBeLessThan(0.02);
     expect(share(all.filter((p) => !fine.isOther(p)), (p) => skin[p] === 1)).toBeGreaterThan(0.98);
   });
+
+  it('takes a colour remembered from the frame before while it is still there, where the search alone loses it', () => {
+    const before = skinWith({ colour: [70, 8, 6], spread: [4, 2, 2], across: 1 / 3 });
+    const remembered = findForeignColour(before.lab, before.learnFrom, middle)!.foreign;
+    // The next frame: the hand covers half the skin and spreads widely (shaded fingers), no clear valley.
+    const { lab, learnFrom, isOther } = skinWith({ colour: [66, 9, 10], spread: [8, 3, 6], across: 0.5 });
+    expect(findForeignColour(lab, learnFrom, middle)).toBeNull();
+
+    const found = findForeignColour(lab, learnFrom, middle, remembered);
+
+    expect(found?.foreign).toBe(remembered);
+    expect(share(all.filter(isOther), (p) => found!.skin[p] === 1)).toBeLessThan(0.3);
+    expect(share(all.filter((p) => !isOther(p)), (p) => found!.skin[p] === 1)).toBeGreaterThan(0.98);
+  });
+
+  it('forgets a remembered colour once it has left the skin', () => {
+    const before = skinWith({ colour: [70, 8, 6], spread: [4, 2, 2], across: 1 / 3 });
+    const remembered = findForeignColour(before.lab, before.learnFrom, middle)!.foreign;
+    const { lab, learnFrom } = skinWith({ colour: SKIN, spread: SKIN_SPREAD, across: 0 });
+
+    expect(findForeignColour(lab, learnFrom, middle, remembered)).toBeNull();
+  });
 });
