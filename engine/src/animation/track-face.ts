@@ -21,19 +21,21 @@ const MIN_INSIDE = 0.25;
  * matches best (block matching on grey, at `MATCH_SIZE` px): for the frames where the detector
  * misses a face it has been following (half out of the frame at the end of a pan, blurred by
  * motion). Only the parts inside both frames are compared, so a face leaving the frame still
- * matches. Null when no shift matches well enough, or the face has left the frame.
+ * matches. Null when no shift matches well enough, or the face has left the frame. `near` centres
+ * the search on a shift expected, and sets its reach (a share of the face's size).
  */
-export function trackFace(from: RgbImage, to: RgbImage, face: Face): Face | null {
+export function trackFace(from: RgbImage, to: RgbImage, face: Face, near: { dx: number; dy: number; search: number } = { dx: 0, dy: 0, search: SEARCH }): Face | null {
   const { box } = face;
   const step = Math.max(1, Math.round(Math.max(box.width, box.height) / MATCH_SIZE));
-  const range = Math.ceil((SEARCH * Math.max(box.width, box.height)) / step);
+  const range = Math.ceil((near.search * Math.max(box.width, box.height)) / step);
+  const [cx, cy] = [Math.round(near.dx), Math.round(near.dy)];
   const best = { dx: 0, dy: 0, difference: Infinity };
   const consider = (dx: number, dy: number) => {
     const difference = meanDifference(from, to, box, dx, dy, step);
     if (difference !== null && difference < best.difference) Object.assign(best, { dx, dy, difference });
   };
   // Coarse shifts a sample apart, then every pixel around the best of them.
-  for (let sy = -range; sy <= range; sy++) for (let sx = -range; sx <= range; sx++) consider(sx * step, sy * step);
+  for (let sy = -range; sy <= range; sy++) for (let sx = -range; sx <= range; sx++) consider(cx + sx * step, cy + sy * step);
   const coarse = { ...best };
   for (let dy = 1 - step; dy < step; dy++) for (let dx = 1 - step; dx < step; dx++) consider(coarse.dx + dx, coarse.dy + dy);
   if (best.difference > MAX_DIFFERENCE) return null;
