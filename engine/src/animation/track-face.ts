@@ -21,17 +21,18 @@ const MIN_INSIDE = 0.25;
  * matches best (block matching on grey, at `MATCH_SIZE` px): for the frames where the detector
  * misses a face it has been following (half out of the frame at the end of a pan, blurred by
  * motion). Only the parts inside both frames are compared, so a face leaving the frame still
- * matches. Null when no shift matches well enough, or the face has left the frame. `near` centres
- * the search on a shift expected, and sets its reach (a share of the face's size).
+ * matches. Null when no shift matches well enough, or the face has left the frame. `expected`
+ * centres the search on a shift expected, with the face grown by `scale` about its box's centre
+ * (a zoom between frames some way apart), and sets its reach (a share of the face's size).
  */
-export function trackFace(from: RgbImage, to: RgbImage, face: Face, near: { dx: number; dy: number; search: number } = { dx: 0, dy: 0, search: SEARCH }): Face | null {
+export function trackFace(from: RgbImage, to: RgbImage, face: Face, expected: Expected = { dx: 0, dy: 0, scale: 1, search: SEARCH }): Face | null {
   const { box } = face;
   const step = Math.max(1, Math.round(Math.max(box.width, box.height) / MATCH_SIZE));
-  const range = Math.ceil((near.search * Math.max(box.width, box.height)) / step);
-  const [cx, cy] = [Math.round(near.dx), Math.round(near.dy)];
+  const range = Math.ceil((expected.search * Math.max(box.width, box.height)) / step);
+  const [cx, cy] = [Math.round(expected.dx), Math.round(expected.dy)];
   const best = { dx: 0, dy: 0, difference: Infinity };
   const consider = (dx: number, dy: number) => {
-    const difference = meanDifference(from, to, box, dx, dy, step);
+    const difference = meanDifference(from, to, box, { dx, dy, scale: expected.scale }, step);
     if (difference !== null && difference < best.difference) Object.assign(best, { dx, dy, difference });
   };
   // Coarse shifts a sample apart, then every pixel around the best of them.
@@ -39,7 +40,29 @@ export function trackFace(from: RgbImage, to: RgbImage, face: Face, near: { dx: 
   const coarse = { ...best };
   for (let dy = 1 - step; dy < step; dy++) for (let dx = 1 - step; dx < step; dx++) consider(coarse.dx + dx, coarse.dy + dy);
   if (best.difference > MAX_DIFFERENCE) return null;
-  return shifted(face, best.dx, best.dy, to);
+  return moved(face, { dx: best.dx, dy: best.dy, scale: expected.scale }, to);
+}
+
+/** Where to look for a face on the frame `trackFace` is given: around a shift, with the face grown by a scale, searched up to a share of its size. */
+export interface Expected {
+  dx: number;
+  dy: number;
+  scale: number;
+  search: number;
+}
+
+/** A move of a face's box: grown by `scale` about its centre, then shifted. */
+interface Move {
+  dx: number;
+  dy: number;
+  scale: number;
+}
+
+/** Where `move` takes the point (x, y) of `box`. */
+function movedPoint(box: Face['box'], { dx, dy, scale }: Move, x: number, y: number): [number, number] {
+  if (scale === 1) return [x + dx, y + dy];
+  const [bx, by] = [box.x + box.width / 2, box.y + box.height / 2];
+  return [bx + (x - bx) * scale + dx, by + (y - by) * scale + dy];
 }
 
 const grey = (image: RgbImage, x: number, y: number) => {
@@ -47,15 +70,17 @@ const grey = (image: RgbImage, x: number, y: number) => {
   return 0.299 * image.rgb[p]! + 0.587 * image.rgb[p + 1]! + 0.114 * image.rgb[p + 2]!;
 };
 
-/** Mean |grey difference| of the box on `from` and the box moved by (dx, dy) on `to`, over the samples inside both; null when too few are. */
-function meanDifference(from: RgbImage, to: RgbImage, box: Face['box'], dx: number, dy: number, step: number): number | null {
+/** Mean |grey difference| of the box on `from` and the box moved by `move` on `to`, over the samples inside both; null when too few are. */
+function meanDifference(from: RgbImage, to: RgbImage, box: Face['box'], { dx, dy, scale }: Move, step: number): number | null {
+  const [bx, by] = [box.x + box.width / 2, box.y + box.height / 2];
   let sum = 0;
   let count = 0;
   let samples = 0;
   for (let y = box.y; y < box.y + box.height; y += step) {
+    const ty = scale === 1 ? y + dy : Math.round(by + (y - by) * scale + dy);
     for (let x = box.x; x < box.x + box.width; x += step) {
       samples++;
-      const [tx, ty] = [x + dx, y + dy];
+      const tx = scale === 1 ? x + dx : Math.round(bx + (x - bx) * scale + dx);
       if (tx < 0 || ty < 0 || tx >= to.width || ty >= to.height || x >= from.width || y >= from.height) continue;
       sum += Math.abs(grey(from, x, y) - grey(to, tx, ty));
       count++;
@@ -64,9 +89,10 @@ function meanDifference(from: RgbImage, to: RgbImage, box: Face['box'], dx: numb
   return count >= MIN_OVERLAP * samples && count > 0 ? sum / count : null;
 }
 
-/** The face moved by (dx, dy), its box the mesh's extent clipped to the frame; null when too little of it is left inside. */
-function shifted(face: Face, dx: number, dy: number, frame: RgbImage): Face | null {
-  const mesh = face.mesh.map((v, i) => v + (i % 2 === 0 ? dx : dy));
+/** The face moved by `move`, its box the mesh's extent clipped to the frame; null when too little of it is left inside. */
+function moved(face: Face, move: Move, frame: RgbImage): Face | null {
+  const mesh = new Float32Array(face.mesh.length);
+  for (let i = 0; i < mesh.length; i += 2) [mesh[i], mesh[i + 1]] = movedPoint(face.box, move, face.mesh[i]!, face.mesh[i + 1]!);
   const { minX, maxX, minY, maxY } = meshExtent(mesh);
   const x = Math.max(0, Math.floor(minX));
   const y = Math.max(0, Math.floor(minY));

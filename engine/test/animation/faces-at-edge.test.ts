@@ -88,4 +88,25 @@ describe('faces near and across the frame edge', () => {
     expect(errors).toHaveLength(5);
     expect(Math.max(...errors)).toBeLessThan(0.1);
   });
+
+  it('keeps following it when each frame is changed in place once it is yielded, as the swap does', async () => {
+    const gallery = IdentityGallery.fromReferences([{ faces: await detectFaces(frames[0]!, { descriptors: true }), picks: [{ person: 0, pick: { frameLabel: 'frame 0' } }] }]);
+    async function* copies() {
+      for (const frame of frames) yield { ...frame, rgb: Uint8Array.from(frame.rgb) };
+    }
+    const errors: number[] = [];
+    let index = 0;
+    for await (const frame of followFaces(copies(), gallery, { keyframeInterval: 1, verifyEvery: 5 })) {
+      const face = frame.faces[0];
+      if (inside(index) >= 0.5) errors.push(face ? meshError(face, index) : Infinity);
+      // A swap draws another face over the person's: here, their face box painted flat grey.
+      if (face) {
+        const { x, y, width, height } = face.box;
+        for (let row = Math.max(0, y); row < Math.min(PAN.height, y + height); row++) frame.image.rgb.fill(128, (row * PAN.width + Math.max(0, x)) * 3, (row * PAN.width + Math.min(PAN.width, x + width)) * 3);
+      }
+      index++;
+    }
+    expect(errors).toHaveLength(5);
+    expect(Math.max(...errors)).toBeLessThan(0.1);
+  });
 });
