@@ -8,6 +8,7 @@ import { qualityMarkdown } from './quality/report';
 import { motionStrip } from './quality/motion-strip';
 import { handCutout } from '../test/quality/hand';
 import { demoImage } from './quality/faces';
+import { measureHandClip, type HandMotionResult } from './quality/hand-motion';
 import { measureGlasses, measureHand, occluderStrip, type GlassesResult, type OccluderResult } from './quality/occluders';
 import { contactSheet } from './quality/sheet';
 import { demoFaces, swapAndMeasure, type DemoFace, type StillResult } from './quality/stills';
@@ -74,7 +75,14 @@ for (const clip of CLIPS) {
   console.log(`  clip measured: ${clip.name}`);
 }
 
-const markdown = qualityMarkdown({ stills, small, motion, occluders, hands, minutes: (performance.now() - started) / 60000 });
+// The same clips with the hand laid across the person's face.
+const handMotion: HandMotionResult[] = [];
+for (const clip of CLIPS) {
+  handMotion.push(await measureHandClip(clip, await readFile(path.join(DEMO_DIR, `sample${clip.sourcePhoto}.jpg`)), hand));
+  console.log(`  clip with a hand measured: ${clip.name}`);
+}
+
+const markdown = qualityMarkdown({ stills, small, motion, occluders, hands, handMotion, minutes: (performance.now() - started) / 60000 });
 await writeFile(new URL('quality.md', DOCS), markdown);
 await writeFile(new URL('images/quality-sheet.jpg', DOCS), await contactSheet(samplePairs(stills, small)));
 await writeFile(new URL('images/quality-motion.jpg', DOCS), await motionStrip(motion));

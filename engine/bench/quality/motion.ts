@@ -59,7 +59,8 @@ export interface SeenFrame {
 /** Side of a frame's tile in the report's motion strip, px. */
 export const STRIP_TILE = 96;
 
-function windowOf(clip: Clip, index: number): Box {
+/** The part of the photo frame `index` of the clip shows. */
+export function windowOf(clip: Clip, index: number): Box {
   const t = clip.frames === 1 ? 0 : index / (clip.frames - 1);
   const lerp = (a: number, b: number) => a + (b - a) * t;
   const zoom = lerp(clip.from.zoom, clip.to.zoom);
@@ -68,13 +69,14 @@ function windowOf(clip: Clip, index: number): Box {
 }
 
 /** Where a box of the photo lands on frame `index` (may reach outside the frame). */
-function onFrame(clip: Clip, index: number, box: Box): Box {
+export function onFrame(clip: Clip, index: number, box: Box): Box {
   const w = windowOf(clip, index);
   const scale = clip.width / w.width;
   return { x: (box.x - w.x) * scale, y: (box.y - w.y) * scale, width: box.width * scale, height: box.height * scale };
 }
 
-function visibleShare(clip: Clip, box: Box): number {
+/** Share of `box` (on a frame) inside the frame. */
+export function visibleShare(clip: Clip, box: Box): number {
   const width = Math.max(0, Math.min(clip.width, box.x + box.width) - Math.max(0, box.x));
   const height = Math.max(0, Math.min(clip.height, box.y + box.height) - Math.max(0, box.y));
   return (width * height) / (box.width * box.height);
@@ -86,8 +88,8 @@ function clipped(clip: Clip, box: Box): Box {
   return { x, y, width: Math.min(clip.width, Math.ceil(box.x + box.width)) - x, height: Math.min(clip.height, Math.ceil(box.y + box.height)) - y };
 }
 
-async function clipFrames(clip: Clip): Promise<RgbImage[]> {
-  const photo = await demoImage(clip.photo, clip.photoWidth);
+/** The clip's frames, cut from `photo` (the demo photo resized to the clip's `photoWidth`). */
+export async function clipFrames(clip: Clip, photo: RgbImage): Promise<RgbImage[]> {
   const raw = sharp(photo.rgb, { raw: { width: photo.width, height: photo.height, channels: 3 } });
   const frames: RgbImage[] = [];
   for (let i = 0; i < clip.frames; i++) {
@@ -103,7 +105,7 @@ async function clipFrames(clip: Clip): Promise<RgbImage[]> {
  * clip's frames passed through the same decoding and encoding without a swap (what the output's
  * flicker is compared with: an MP4 is encoded twice on its way out, a GIF's palette dithers anew).
  */
-async function swapClip(clip: Clip, frames: RgbImage[], source: Buffer): Promise<{ swapped: RgbImage[]; passed: RgbImage[] }> {
+export async function swapClip(clip: Clip, frames: RgbImage[], source: Buffer): Promise<{ swapped: RgbImage[]; passed: RgbImage[] }> {
   const all = Buffer.concat(frames.map((frame) => frame.rgb));
   if (clip.kind === 'gif') {
     const gif = await sharp(all, { raw: { width: clip.width, height: clip.height * clip.frames, channels: 3, pageHeight: clip.height } }).gif({ delay: frames.map(() => 80) }).toBuffer();
@@ -156,6 +158,18 @@ function changeInside(before: RgbImage, after: RgbImage, box: Box): number {
 
 const placeholder = (box: Box): Face => ({ index: 0, box, mesh: new Float32Array(0), depth: new Float32Array(0), score: 1, descriptor: null });
 
+/** The face of the photo the engine swaps by default: the largest face on the clip's first frame, found on the photo. */
+export async function personOf(clip: Clip, photo: RgbImage, first: RgbImage): Promise<Face> {
+  const firstFaces = await detectFaces(first);
+  const chosenOnFirst = firstFaces.reduce((a, b) => (b.box.width * b.box.height > a.box.width * a.box.height ? b : a));
+  const w0 = windowOf(clip, 0);
+  const scale0 = w0.width / clip.width;
+  const photoFaces = await detectFaces(photo);
+  const centre = { x: w0.x + (chosenOnFirst.box.x + chosenOnFirst.box.width / 2) * scale0, y: w0.y + (chosenOnFirst.box.y + chosenOnFirst.box.height / 2) * scale0 };
+  const gap = (face: Face) => Math.hypot(face.box.x + face.box.width / 2 - centre.x, face.box.y + face.box.height / 2 - centre.y);
+  return photoFaces.reduce((a, b) => (gap(b) < gap(a) ? b : a));
+}
+
 /**
  * Runs one clip: the person the engine picks by default (the largest face on the first frame) is
  * located on every frame from the photo's own detection, so frames where the detector misses a
@@ -164,14 +178,8 @@ const placeholder = (box: Box): Face => ({ index: 0, box, mesh: new Float32Array
  */
 export async function measureClip(clip: Clip, source: Buffer, sourceFace: SeenFace): Promise<MotionResult> {
   const photo = await demoImage(clip.photo, clip.photoWidth);
-  const frames = await clipFrames(clip);
-  const firstFaces = await detectFaces(frames[0]!);
-  const chosenOnFirst = firstFaces.reduce((a, b) => (b.box.width * b.box.height > a.box.width * a.box.height ? b : a));
-  const w0 = windowOf(clip, 0);
-  const scale0 = w0.width / clip.width;
-  const photoFaces = await detectFaces(photo);
-  const centre = { x: w0.x + (chosenOnFirst.box.x + chosenOnFirst.box.width / 2) * scale0, y: w0.y + (chosenOnFirst.box.y + chosenOnFirst.box.height / 2) * scale0 };
-  const person = photoFaces.reduce((a, b) => (Math.hypot(b.box.x + b.box.width / 2 - centre.x, b.box.y + b.box.height / 2 - centre.y) < Math.hypot(a.box.x + a.box.width / 2 - centre.x, a.box.y + a.box.height / 2 - centre.y) ? b : a));
+  const frames = await clipFrames(clip, photo);
+  const person = await personOf(clip, photo, frames[0]!);
   const personSeen = await seeFaceAt(photo, person);
   const { swapped: output, passed } = await swapClip(clip, frames, source);
   const result: MotionResult = { clip, person: `${clip.photo}-${person.index}`, inView: 0, notSwapped: 0, identity: { faceres: 0, 'faceres-deep': 0 }, flicker: { swapped: 0, original: 0 }, frames: [] };
