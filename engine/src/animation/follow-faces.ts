@@ -133,9 +133,8 @@ const MAX_PATH_DEVIATION = 0.1;
  * frame between, where interpolating would put it: its pixels on `a` matched there (`trackFace`,
  * one match, no detection) around where interpolating puts it, grown as its box grows on the way
  * (a zoom), the best match within `MAX_PATH_DEVIATION` of it (searched twice as far). No match
- * near the line (a cut, a flash) counts as off it. Tracked frame by frame from the keyframe
- * instead, three matches per keyframe interval cost the bench's 640x360 clips 4-10 % of their
- * frame rate.
+ * near the line (a cut, a flash) counts as off it. One match per keyframe interval, searched
+ * around the line: tracked frame by frame from the keyframe instead, it took three.
  */
 function staysOnLine(a: Face, b: Face, keyframe: RgbImage, frames: RgbImage[]): boolean {
   if (frames.length < 2) return true;

@@ -62,9 +62,9 @@ export interface ForeignColour {
  * the two stand clearly apart with a valley between them. `anchor` (pixel indices: the nose bridge)
  * tells which is the skin when the two are about even. Returns the skin's pixels without the
  * foreign colour, and the colour, or null. Not found, a colour `remembered` from the same person's
- * frame before is taken while it is still there (`stillThere`): on a pan over a face with a hand
- * laid across it, the search lost the hand on two frames of twelve (the mesh took in more of the
- * hand, the two colours' valley grew shallow), and the hand flickered off.
+ * frame before is taken while it is still there (`stillThere`): on a pan over a pale face with a
+ * hand laid across it, detected on every frame as a GIF is, the search found the hand on 3 frames
+ * of 12 and the hand flickered off and on; carried, it stayed in front on 4 more.
  */
 export function findForeignColour(lab: Float32Array, learnFrom: Uint8Array, anchor: number[], remembered: ForeignColour | null = null): { skin: Uint8Array; foreign: ForeignColour } | null {
   const found = searchForeignColour(lab, learnFrom, anchor);
