@@ -137,7 +137,7 @@ const MAX_PATH_DEVIATION = 0.1;
  * around the line: tracked frame by frame from the keyframe instead, it took three.
  */
 function staysOnLine(a: Face, b: Face, keyframe: RgbImage, frames: RgbImage[]): boolean {
-  if (frames.length < 2) return true;
+  if (frames.length === 0) return true;
   const middle = Math.floor(frames.length / 2);
   const expected = interpolateFace(a, b, (middle + 1) / (frames.length + 1));
   // The box's growth on the way (a zoom), and where its centre would take the mesh's.

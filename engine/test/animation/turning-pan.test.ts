@@ -37,14 +37,15 @@ beforeAll(async () => {
 });
 
 describe('a pan that turns back between two keyframes', () => {
-  it('keeps the followed face on the person on every frame, not on the line between the keyframes', async () => {
+  // Keyframes every 6 frames (25 fps) and every 2 (8 fps: one frame between, frame 3 30 px off the line).
+  it.each([6, 2])('keeps the followed face on the person on every frame, not on the line between keyframes %i frames apart', async (keyframeInterval) => {
     const gallery = IdentityGallery.fromReferences([{ faces: await detectFaces(frames[0]!, { descriptors: true }), picks: [{ person: 0, pick: { frameLabel: 'frame 0' } }] }]);
     async function* all() {
       yield* frames;
     }
     const errors: number[] = [];
     let index = 0;
-    for await (const frame of followFaces(all(), gallery, { keyframeInterval: 6, verifyEvery: 8 })) {
+    for await (const frame of followFaces(all(), gallery, { keyframeInterval, verifyEvery: 8 })) {
       const face = frame.faces[0];
       expect(face, `frame ${index}`).toBeTruthy();
       const [x, y] = meshCentre(face!);
@@ -54,7 +55,7 @@ describe('a pan that turns back between two keyframes', () => {
 
     expect(errors).toHaveLength(7);
     // Interpolated between the keyframes, the face on frame 3 lay 90 px (0.67 of the face) beside
-    // her; detected on each frame, within the detector's own jitter (0.04-0.08).
+    // her, 0.26 with keyframes 2 frames apart; detected, within the detector's own jitter (0.04-0.08).
     expect(Math.max(...errors)).toBeLessThan(0.15);
   });
 });
