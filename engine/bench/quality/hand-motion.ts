@@ -1,11 +1,9 @@
-import type { RgbImage } from '../../src/faces/decode-image';
 import { EngineError } from '../../src/faces/engine-error';
-import { handAcross, type HandCutout } from '../../test/quality/hand';
+import { handAcross, handOnFrame, type HandCutout } from '../../test/quality/hand';
+import { keptShare } from '../../test/quality/image-region';
 import { demoImage } from './faces';
 import { clipFrames, onFrame, personOf, swapClip, visibleShare, windowOf, type Clip } from './motion';
 
-/** A hand pixel counts as kept when every channel is within this of the clip's own frame passed through the same decoding and encoding. */
-const KEPT_WITHIN = 12;
 /** Kept below this share on a frame, the hand counts as drawn over there (for counting on/off switches). */
 const DRAWN_OVER = 0.5;
 
@@ -42,26 +40,10 @@ export async function measureHandClip(clip: Clip, source: Buffer, hand: HandCuto
   const kept: number[] = [];
   for (let i = 0; i < clip.frames; i++) {
     if (visibleShare(clip, onFrame(clip, i, person.box)) < 0.5) continue;
-    const pixels = handOnFrame(clip, i, isHand, image);
-    const same = pixels.filter((p) => [0, 1, 2].every((k) => Math.abs(swapped[i]!.rgb[p * 3 + k]! - passed[i]!.rgb[p * 3 + k]!) <= KEPT_WITHIN));
-    if (pixels.length > 0) kept.push(same.length / pixels.length);
+    const pixels = handOnFrame(isHand, image, windowOf(clip, i), clip.width, clip.height);
+    if (pixels.length > 0) kept.push(keptShare(swapped[i]!.rgb, passed[i]!.rgb, pixels));
   }
   let switches = 0;
   for (let i = 1; i < kept.length; i++) if (kept[i]! < DRAWN_OVER !== kept[i - 1]! < DRAWN_OVER) switches++;
   return { clip, kept, switches, refused: null };
-}
-
-/** The pixels of frame `index` that show the hand (inside it, not at its edge). */
-function handOnFrame(clip: Clip, index: number, isHand: Uint8Array, photo: RgbImage): number[] {
-  const w = windowOf(clip, index);
-  const pixels: number[] = [];
-  for (let y = 0; y < clip.height; y++) {
-    for (let x = 0; x < clip.width; x++) {
-      const [px, py] = [Math.floor(w.x + ((x + 0.5) * w.width) / clip.width), Math.floor(w.y + ((y + 0.5) * w.height) / clip.height)];
-      let inside = px > 0 && py > 0 && px < photo.width - 1 && py < photo.height - 1;
-      for (let dy = -1; dy <= 1 && inside; dy++) for (let dx = -1; dx <= 1 && inside; dx++) inside = isHand[(py + dy) * photo.width + px + dx] === 1;
-      if (inside) pixels.push(y * clip.width + x);
-    }
-  }
-  return pixels;
 }

@@ -3,12 +3,11 @@ import type { MeshTopology } from '../../src/faces/mesh-topology';
 import { swapFaceInto } from '../../src/swap/swap-face';
 import { glassesOn } from '../../test/quality/occluders';
 import { handAcross, type HandCutout } from '../../test/quality/hand';
+import { keptShare } from '../../test/quality/image-region';
 import { faceTile, type DemoFace } from './stills';
 
 /** A glasses frame's colour: near black. */
 const FRAME = [25, 25, 28] as const;
-/** A pixel counts as kept when every channel is within this of what it was. */
-const KEPT_WITHIN = 12;
 /** Side of a tile of the occluder strip, px. */
 const TILE = 120;
 
@@ -40,12 +39,11 @@ export async function measureGlasses(target: DemoFace, source: DemoFace, topolog
     const [px, py] = [p % target.image.width, Math.floor(p / target.image.width)];
     return px >= x && px < x + width && py >= y && py < y + height;
   });
-  const same = sameAs(painted, result.rgb);
   return {
     target,
     source,
-    kept: onFace.filter(same).length / onFace.length,
-    eyesChanged: eyes.filter((p) => !same(p)).length / eyes.length,
+    kept: keptShare(result.rgb, painted, onFace),
+    eyesChanged: 1 - keptShare(result.rgb, painted, eyes),
     before: await faceTile({ ...target.image, rgb: painted }, face.box, TILE),
     after: await faceTile(result, face.box, TILE),
   };
@@ -57,19 +55,13 @@ export async function measureHand(target: DemoFace, source: DemoFace, hand: Hand
   const { image, onFace } = handAcross(target.image, face.box, hand);
   const result = { ...image, rgb: Uint8Array.from(image.rgb) };
   swapFaceInto(result, face, source.prepared, { topology, fineOccluders: true });
-  const same = sameAs(image.rgb, result.rgb);
   return {
     target,
     source,
-    kept: onFace.filter(same).length / onFace.length,
+    kept: keptShare(result.rgb, image.rgb, onFace),
     before: await faceTile(image, face.box, TILE),
     after: await faceTile(result, face.box, TILE),
   };
-}
-
-/** Whether a pixel of `after` is, in every channel, within `KEPT_WITHIN` of what it was in `before`. */
-function sameAs(before: Uint8Array, after: Uint8Array): (p: number) => boolean {
-  return (p) => [0, 1, 2].every((k) => Math.abs(after[p * 3 + k]! - before[p * 3 + k]!) <= KEPT_WITHIN);
 }
 
 const GAP = 6;

@@ -56,3 +56,21 @@ export function handAcross(image: RgbImage, box: Box, hand: HandCutout): { image
   }
   return { image: { ...image, rgb }, onFace };
 }
+
+/**
+ * The pixels of a frame (`width` × `height`) cut from `window` of a photo and resized, that show
+ * the hand laid on the photo (`onPhoto`: 1 where a photo pixel is the hand): inside it, not at its
+ * edge, where resampling mixes it with what lies beside it.
+ */
+export function handOnFrame(onPhoto: Uint8Array, photo: { width: number; height: number }, window: Box, width: number, height: number): number[] {
+  const pixels: number[] = [];
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const [px, py] = [Math.floor(window.x + ((x + 0.5) * window.width) / width), Math.floor(window.y + ((y + 0.5) * window.height) / height)];
+      let inside = px > 0 && py > 0 && px < photo.width - 1 && py < photo.height - 1;
+      for (let dy = -1; dy <= 1 && inside; dy++) for (let dx = -1; dx <= 1 && inside; dx++) inside = onPhoto[(py + dy) * photo.width + px + dx] === 1;
+      if (inside) pixels.push(y * width + x);
+    }
+  }
+  return pixels;
+}

@@ -11,6 +11,7 @@ import { swapFaceInto } from '../../src/swap/swap-face';
 import { toBox } from '../../src/swap/warp-face';
 import { demoPhoto } from '../faces/fixtures';
 import { handAcross, handCutout } from '../quality/hand';
+import { keptShare } from '../quality/image-region';
 import { glassesOn } from '../quality/occluders';
 
 /** A strand of dark hair's colour. */
@@ -81,11 +82,6 @@ function swappedWith(band: number[]): { frame: RgbImage; before: Uint8Array } {
   const before = Uint8Array.from(frame.rgb);
   swapFaceInto(frame, target.face, prepareSource(source.image, source.face, topology), { topology });
   return { frame, before };
-}
-
-/** Share of `pixels` left within 12 levels of `before` on every channel. */
-function keptShare(after: Uint8Array, before: Uint8Array, pixels: number[]): number {
-  return pixels.filter((p) => [0, 1, 2].every((k) => Math.abs(after[p * 3 + k]! - before[p * 3 + k]!) <= 12)).length / pixels.length;
 }
 
 /** Share of a glasses frame drawn across `target`'s face kept in front once the source is swapped in, as an image swap does. */
