@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { decodeGif, encodeGif, readGifHeader } from '../../src/animation/gif-frames';
+import { meshCentre } from '../../src/animation/face-motion';
 import { swapGif } from '../../src/animation/swap-gif';
 import type { RgbImage } from '../../src/faces/decode-image';
 import { detectFaces, type Face } from '../../src/faces/detect-faces';
@@ -18,6 +19,7 @@ import { openEncoder } from '../../src/video/write-frames';
 import { deltaE, faceCentreLab } from '../../test/quality/tone';
 import { RECOGNISERS, demoImage, seeFaceAt, type SeenFace } from './faces';
 import { faceTile } from './stills';
+import { wobbleOf, type ExpectedFace, type Wobble } from './wobble';
 
 /** A generated camera move over a demo photo resized to `photoWidth`: the window's left/top and zoom move linearly. */
 export interface Clip {
@@ -44,6 +46,8 @@ export interface MotionResult {
   identity: Record<Recogniser, number>;
   /** Mean frame-to-frame ΔE of the face centre's colour, swapped and original (through the same decoding and encoding, unswapped). */
   flicker: { swapped: number; original: number };
+  /** How steadily the person is followed (`wobbleOf`). */
+  wobble: Wobble;
   /** Every in-view frame, for the report's strip. */
   frames: SeenFrame[];
 }
@@ -156,6 +160,15 @@ function changeInside(before: RgbImage, after: RgbImage, box: Box): number {
   return inside / Math.max(1, area) - (all - inside) / Math.max(1, before.width * before.height * 3 - area);
 }
 
+/** Where the camera's move puts the centre of the person's mesh (`person`, on the photo) on frame `index`, while at least half of the face is in view. */
+function expectedFace(clip: Clip, index: number, person: Face): ExpectedFace {
+  const box = onFrame(clip, index, person.box);
+  if (visibleShare(clip, box) < 0.5) return null;
+  const [x, y] = meshCentre(person.mesh);
+  const at = onFrame(clip, index, { x, y, width: 0, height: 0 });
+  return { x: at.x, y: at.y, size: Math.sqrt(box.width * box.height) };
+}
+
 const placeholder = (box: Box): Face => ({ index: 0, box, mesh: new Float32Array(0), depth: new Float32Array(0), score: 1, descriptor: null });
 
 /** The face of the photo the engine swaps by default: the largest face on the clip's first frame, found on the photo. */
@@ -182,7 +195,8 @@ export async function measureClip(clip: Clip, source: Buffer, sourceFace: SeenFa
   const person = await personOf(clip, photo, frames[0]!);
   const personSeen = await seeFaceAt(photo, person);
   const { swapped: output, passed } = await swapClip(clip, frames, source);
-  const result: MotionResult = { clip, person: `${clip.photo}-${person.index}`, inView: 0, notSwapped: 0, identity: { faceres: 0, 'faceres-deep': 0 }, flicker: { swapped: 0, original: 0 }, frames: [] };
+  const wobble = await wobbleOf(clip.kind, frames, frames.map((_, i) => expectedFace(clip, i, person)));
+  const result: MotionResult = { clip, person: `${clip.photo}-${person.index}`, inView: 0, notSwapped: 0, identity: { faceres: 0, 'faceres-deep': 0 }, flicker: { swapped: 0, original: 0 }, wobble, frames: [] };
   let previous: { before: ReturnType<typeof faceCentreLab>; after: ReturnType<typeof faceCentreLab> } | null = null;
   let steps = 0;
   for (let i = 0; i < clip.frames; i++) {

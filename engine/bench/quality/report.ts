@@ -14,6 +14,7 @@ export const worst = (values: number[]) => (values.length ? Math.max(...values) 
 const pct = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(0)} %` : '-');
 const f1 = (v: number) => (Number.isNaN(v) ? '-' : v.toFixed(1));
 const f2 = (v: number) => (Number.isNaN(v) ? '-' : v.toFixed(2));
+const pct1 = (share: number) => `${(100 * share).toFixed(1)} %`;
 
 export const passes = (r: StillResult, which: 'faceres' | 'faceres-deep' | 'both') =>
   r.margins !== null && (which === 'both' ? r.margins.faceres > 0 && r.margins['faceres-deep'] > 0 : r.margins[which] > 0);
@@ -140,12 +141,16 @@ each recogniser; a face the detector does not find there fails. Flicker: mean fr
 of the face centre's colour, swapped vs original, the original passed through the same decoding
 and encoding without a swap (an MP4 is encoded twice on its way out, which alone nearly doubles
 the zoom's flicker; a GIF's palette is dithered anew). The camera's own move is part of both.
+Wobble: how steadily the person is followed, the mean change from one in-view frame to the next of
+the followed face's offset from where the camera's move puts the person (the centre of their mesh
+on the photo), as a share of the face; by the engine's follow (the GIF or video swap's) on the
+clip's frames as generated, and by the detector's own face on each frame, its baseline.
 As a still: the same person and source in the full-size photos, from the pairs above (margins
 faceres / faceres-deep), so a clip's failures can be told from its pair's own.
 
-| clip | frames in view | in view, not swapped | identity faceres | identity faceres-deep | flicker ΔE swapped / original | as a still |
-| --- | ---: | ---: | ---: | ---: | ---: | --- |
-${motion.map((m) => `| ${m.clip.name} | ${m.inView} | ${m.notSwapped} | ${pct(m.identity.faceres, m.inView)} | ${pct(m.identity['faceres-deep'], m.inView)} | ${f1(m.flicker.swapped)} / ${f1(m.flicker.original)} | ${stillPair(m.still)} |`).join('\n')}
+| clip | frames in view | in view, not swapped | identity faceres | identity faceres-deep | flicker ΔE swapped / original | wobble followed / detected | as a still |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |
+${motion.map((m) => `| ${m.clip.name} | ${m.inView} | ${m.notSwapped} | ${pct(m.identity.faceres, m.inView)} | ${pct(m.identity['faceres-deep'], m.inView)} | ${f1(m.flicker.swapped)} / ${f1(m.flicker.original)} | ${pct1(m.wobble.followed)} / ${pct1(m.wobble.detected)} | ${stillPair(m.still)} |`).join('\n')}
 
 ![Motion strip: the person before and after the swap on in-view frames of each clip](images/quality-motion.jpg)
 

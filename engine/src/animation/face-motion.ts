@@ -44,6 +44,13 @@ export function nearestFace(previous: Face, faces: readonly Face[], taken: Reado
   return best;
 }
 
+/** The mean of a mesh's points. */
+export function meshCentre(mesh: Float32Array): [number, number] {
+  let [x, y] = [0, 0];
+  for (let i = 0; i < mesh.length; i += 2) [x, y] = [x + mesh[i]!, y + mesh[i + 1]!];
+  return [(2 * x) / mesh.length, (2 * y) / mesh.length];
+}
+
 const lerp = (from: number, to: number, t: number) => from + (to - from) * t;
 
 function lerpPoints(a: Float32Array, b: Float32Array, t: number): Float32Array {

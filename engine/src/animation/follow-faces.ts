@@ -1,10 +1,11 @@
 import type { RgbImage } from '../faces/decode-image';
 import { meshExtent, type Face } from '../faces/detect-faces';
 import { detectFollowing } from './detect-following';
-import { interpolateFace, movedSmoothly, nearestFace } from './face-motion';
+import { interpolateFace, meshCentre, movedSmoothly, nearestFace } from './face-motion';
 import type { IdentityGallery } from './identity-gallery';
 import { PeopleLocator, type Sighting } from './locate-people';
-import { trackFace } from './track-face';
+import { steadiedKeyframe } from './steady-keyframe';
+import { expectedAs, trackFace } from './track-face';
 
 export interface FollowOptions {
   /** Faces are detected on every this-many-th frame (1: every frame); see `followFaces`. */
@@ -67,7 +68,13 @@ type SeenOn = Sighting & { image: RgbImage };
 async function* settle(locator: PeopleLocator, last: SeenOn, frames: RgbImage[]): AsyncGenerator<FollowedFrame, Sighting> {
   const keyframe = frames.at(-1)!;
   const between = frames.slice(0, -1);
-  const located = await locator.locate(keyframe, last);
+  const found = await locator.locate(keyframe, last);
+  // Each person's detected position is smoothed over keyframes (not where the edge cuts the face: `sighting` tracks it there).
+  const steadied = found.people.map((face, person) => {
+    const previous = last.people[person];
+    return face && previous && !cutByEdge(face, keyframe) ? steadiedKeyframe(face, previous, last.image, keyframe) : face;
+  });
+  const located = { ...found, people: steadied };
   const faces = await facesBetween(last, { ...located, image: keyframe }, between);
   // A person followed up to the frame before a keyframe but missed on the keyframe itself (the
   // detector misses a face now and then) is tracked onto the keyframe from there, and followed on:
@@ -140,21 +147,10 @@ function staysOnLine(a: Face, b: Face, keyframe: RgbImage, frames: RgbImage[]): 
   if (frames.length === 0) return true;
   const middle = Math.floor(frames.length / 2);
   const expected = interpolateFace(a, b, (middle + 1) / (frames.length + 1));
-  // The box's growth on the way (a zoom), and where its centre would take the mesh's.
-  const scale = Math.sqrt((expected.box.width * expected.box.height) / (a.box.width * a.box.height));
-  const [[ax, ay], [ex, ey]] = [meshCentre(a.mesh), meshCentre(expected.mesh)];
-  const [bx, by] = [a.box.x + a.box.width / 2, a.box.y + a.box.height / 2];
-  const [gx, gy] = [bx + (ax - bx) * scale, by + (ay - by) * scale];
-  const tracked = trackFace(keyframe, frames[middle]!, a, { dx: ex - gx, dy: ey - gy, scale, search: 2 * MAX_PATH_DEVIATION });
+  const tracked = trackFace(keyframe, frames[middle]!, a, expectedAs(a, expected, 2 * MAX_PATH_DEVIATION));
   if (!tracked) return false;
-  const [tx, ty] = meshCentre(tracked.mesh);
+  const [[tx, ty], [ex, ey]] = [meshCentre(tracked.mesh), meshCentre(expected.mesh)];
   return Math.hypot(tx - ex, ty - ey) <= MAX_PATH_DEVIATION * Math.sqrt(a.box.width * a.box.height);
-}
-
-function meshCentre(mesh: Float32Array): [number, number] {
-  let [x, y] = [0, 0];
-  for (let i = 0; i < mesh.length; i += 2) [x, y] = [x + mesh[i]!, y + mesh[i + 1]!];
-  return [(2 * x) / mesh.length, (2 * y) / mesh.length];
 }
 
 /**

@@ -33,7 +33,7 @@ export interface SwapGifResult {
  * GIF frames are few and often far apart in time (10-15 per second, with jumps), so faces are
  * detected on every frame rather than interpolated; identity is re-checked every few frames.
  */
-const GIF_FOLLOW = { keyframeInterval: 1, verifyEvery: 5 };
+export const GIF_FOLLOW = { keyframeInterval: 1, verifyEvery: 5 };
 
 /**
  * Swaps one person through an animated GIF: the face picked on the reference frame is followed

@@ -1,5 +1,6 @@
 import type { RgbImage } from '../faces/decode-image';
 import { meshExtent, type Face } from '../faces/detect-faces';
+import { meshCentre } from './face-motion';
 
 /** The face's box is compared at about this many pixels across. */
 const MATCH_SIZE = 32;
@@ -49,6 +50,18 @@ export interface Expected {
   dy: number;
   scale: number;
   search: number;
+}
+
+/**
+ * Where to look for `face` on a frame where it is expected as `there` (interpolated, or detected):
+ * grown as its box grows, about the box's centre (a zoom), and shifted so its mesh's centre lands
+ * on `there`'s; searched up to `search` of its size around that.
+ */
+export function expectedAs(face: Face, there: Face, search: number): Expected {
+  const scale = Math.sqrt((there.box.width * there.box.height) / (face.box.width * face.box.height));
+  const [[fx, fy], [tx, ty]] = [meshCentre(face.mesh), meshCentre(there.mesh)];
+  const [bx, by] = [face.box.x + face.box.width / 2, face.box.y + face.box.height / 2];
+  return { dx: tx - (bx + (fx - bx) * scale), dy: ty - (by + (fy - by) * scale), scale, search };
 }
 
 /** A move of a face's box: grown by `scale` about its centre, then shifted. */
