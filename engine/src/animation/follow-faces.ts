@@ -25,15 +25,15 @@ export interface FollowedFrame {
  * each person's face on it.
  *
  * Faces are detected on keyframes (the first frame, every `keyframeInterval`-th frame after it,
- * and the last) and people located there (PeopleLocator). A frame between two keyframes gets,
- * per person, the face interpolated between the two keyframes when the person is on both and
- * moved little; otherwise (the person came, went or moved fast) faces are detected on every frame
- * between and followed frame to frame by position, forwards from the earlier keyframe and
- * backwards from the later one; where the detector misses a followed face (half out of the frame
- * at the end of a pan), or finds it cut by the frame's edge, its pixels are tracked from the frame
- * before (`trackFace`; see `sighting`). Frames are
- * held until the next keyframe is known, so at most `keyframeInterval` frames are in memory at
- * once.
+ * and the last) and people located there (PeopleLocator), each person's position steadied against
+ * where their pixels on the keyframe before say they are (`steadiedKeyframe`). A frame between two
+ * keyframes gets, per person, the face interpolated between the two keyframes when the person is
+ * on both and moved little; otherwise (the person came, went or moved fast) faces are detected on
+ * every frame between and followed frame to frame by position, forwards from the earlier keyframe
+ * and backwards from the later one; where the detector misses a followed face (half out of the
+ * frame at the end of a pan), or finds it cut by the frame's edge, its pixels are tracked from the
+ * frame before (`trackFace`; see `sighting`). Frames are held until the next keyframe is known, so
+ * at most `keyframeInterval` frames are in memory at once.
  */
 export async function* followFaces(frames: AsyncIterable<RgbImage>, gallery: IdentityGallery, options: FollowOptions): AsyncGenerator<FollowedFrame> {
   const locator = new PeopleLocator(gallery, options.verifyEvery);

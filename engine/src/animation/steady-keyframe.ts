@@ -24,7 +24,7 @@ const STEADY_REACH = 0.1;
  * on the keyframe before, `previous` on `before`, lies on this one by its pixels (`trackFace`,
  * searched around the detection, grown as the box grew): the position is smoothed over keyframes
  * while the shape (a turn, an open mouth) stays the detector's. A face that moved too fast to be
- * interpolated, or that is cut by the frame's edge (followed by its pixels anyway), is left as found.
+ * interpolated is left as found.
  */
 export function steadiedKeyframe(found: Face, previous: Face, before: RgbImage, keyframe: RgbImage): Face {
   if (!movedSmoothly(previous, found)) return found;
