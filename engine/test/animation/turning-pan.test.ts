@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { meshCentre } from '../../src/animation/face-motion';
 import { followFaces } from '../../src/animation/follow-faces';
 import { IdentityGallery } from '../../src/animation/identity-gallery';
 import type { RgbImage } from '../../src/faces/decode-image';
@@ -17,11 +18,6 @@ const OFFSETS = [0, 30, 60, 90, 60, 30, 0];
 const windowOf = (index: number) => ({ left: 100 - OFFSETS[index]!, top: 60, width: WIDTH, height: HEIGHT });
 
 const largest = (faces: Face[]) => faces.reduce((a, b) => (a.box.width * a.box.height >= b.box.width * b.box.height ? a : b));
-const meshCentre = (face: Face) => {
-  let [x, y] = [0, 0];
-  for (let i = 0; i < face.mesh.length; i += 2) [x, y] = [x + face.mesh[i]!, y + face.mesh[i + 1]!];
-  return [(2 * x) / face.mesh.length, (2 * y) / face.mesh.length] as const;
-};
 
 const frames: RgbImage[] = [];
 /** The largest face as found on the first frame, in photo coordinates: where it is on every frame, moved with the window. */
@@ -32,7 +28,7 @@ beforeAll(async () => {
   const photo = sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } });
   for (let i = 0; i < OFFSETS.length; i++) frames.push({ rgb: new Uint8Array(await photo.clone().extract(windowOf(i)).raw().toBuffer()), width: WIDTH, height: HEIGHT });
   const first = largest(await detectFaces(frames[0]!));
-  const [x, y] = meshCentre(first);
+  const [x, y] = meshCentre(first.mesh);
   truth = { centre: [x + windowOf(0).left, y + windowOf(0).top], size: Math.sqrt(first.box.width * first.box.height) };
 });
 
@@ -48,7 +44,7 @@ describe('a pan that turns back between two keyframes', () => {
     for await (const frame of followFaces(all(), gallery, { keyframeInterval, verifyEvery: 8 })) {
       const face = frame.faces[0];
       expect(face, `frame ${index}`).toBeTruthy();
-      const [x, y] = meshCentre(face!);
+      const [x, y] = meshCentre(face!.mesh);
       errors.push(Math.hypot(x + windowOf(index).left - truth.centre[0], y + windowOf(index).top - truth.centre[1]) / truth.size);
       index++;
     }
