@@ -1,10 +1,9 @@
-import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { followFaces } from '../../src/animation/follow-faces';
 import { IdentityGallery } from '../../src/animation/identity-gallery';
 import type { RgbImage } from '../../src/faces/decode-image';
 import { detectFaces, type Face } from '../../src/faces/detect-faces';
-import { demoPhoto } from '../faces/fixtures';
+import { cameraFrames } from '../faces/fixtures';
 
 /**
  * The quality report's GIF pan: a 480x300 window moves left to right over demo photo 4 (960 px
@@ -30,12 +29,7 @@ const frames: RgbImage[] = [];
 let truth: { mesh: Float32Array; width: number; left: number; right: number };
 
 beforeAll(async () => {
-  const { data, info } = await sharp(await demoPhoto(4)).resize({ width: 960 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const photo = sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } });
-  for (let i = 0; i < PAN.frames; i++) {
-    const rgb = await photo.clone().extract(windowOf(i)).resize(PAN.width, PAN.height).raw().toBuffer();
-    frames.push({ rgb: new Uint8Array(rgb), width: PAN.width, height: PAN.height });
-  }
+  frames.push(...(await cameraFrames(4, 960, Array.from({ length: PAN.frames }, (_, i) => windowOf(i)), PAN.width, PAN.height)).frames);
   const first = leftmost(await detectFaces(frames[0]!));
   const w = windowOf(0);
   const scale = w.width / PAN.width;

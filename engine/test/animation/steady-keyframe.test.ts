@@ -1,11 +1,11 @@
-import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { meshCentre } from '../../src/animation/face-motion';
 import { followFaces } from '../../src/animation/follow-faces';
 import { IdentityGallery } from '../../src/animation/identity-gallery';
 import type { RgbImage } from '../../src/faces/decode-image';
 import { detectFaces, type Face } from '../../src/faces/detect-faces';
-import { demoPhoto } from '../faces/fixtures';
+import { largestIndex } from '../../src/faces/face-order';
+import { cameraFrames } from '../faces/fixtures';
 
 /**
  * A 640x360 camera zooming from 1 to 1.5 times over twelve frames towards demo photo 6's second
@@ -21,21 +21,17 @@ const windowOf = (index: number) => {
   return { left: Math.round(CENTRE[0] - width / 2), top: Math.round(CENTRE[1] - height / 2), width, height };
 };
 
-const largest = (faces: Face[]) => faces.reduce((a, b) => (a.box.width * a.box.height >= b.box.width * b.box.height ? a : b));
+const largest = (faces: Face[]) => faces[largestIndex(faces.map((face) => face.box))]!;
 
 const frames: RgbImage[] = [];
 /** The face's mesh centre and size on the photo: where it is on every frame, moved and grown with the camera. */
 let truth: { centre: readonly [number, number]; size: number };
 
 beforeAll(async () => {
-  const { data, info } = await sharp(await demoPhoto(6)).resize({ width: 1280 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const photo = sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } });
-  for (let i = 0; i < FRAMES; i++) {
-    const rgb = await photo.clone().extract(windowOf(i)).resize(WIDTH, HEIGHT).raw().toBuffer();
-    frames.push({ rgb: new Uint8Array(rgb), width: WIDTH, height: HEIGHT });
-  }
+  const camera = await cameraFrames(6, 1280, Array.from({ length: FRAMES }, (_, i) => windowOf(i)), WIDTH, HEIGHT);
+  frames.push(...camera.frames);
   // The person is the face nearest the camera's centre (the largest on every frame).
-  const onPhoto = await detectFaces({ rgb: new Uint8Array(data), width: info.width, height: info.height });
+  const onPhoto = await detectFaces(camera.photo);
   const gap = (face: Face) => Math.hypot(face.box.x + face.box.width / 2 - CENTRE[0], face.box.y + face.box.height / 2 - CENTRE[1]);
   const person = onPhoto.reduce((a, b) => (gap(b) < gap(a) ? b : a));
   truth = { centre: meshCentre(person.mesh), size: Math.sqrt(person.box.width * person.box.height) };

@@ -1,11 +1,11 @@
-import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { meshCentre } from '../../src/animation/face-motion';
 import { followFaces } from '../../src/animation/follow-faces';
 import { IdentityGallery } from '../../src/animation/identity-gallery';
 import type { RgbImage } from '../../src/faces/decode-image';
 import { detectFaces, type Face } from '../../src/faces/detect-faces';
-import { demoPhoto } from '../faces/fixtures';
+import { largestIndex } from '../../src/faces/face-order';
+import { cameraFrames } from '../faces/fixtures';
 
 /**
  * A 640x360 window over demo photo 4 (960 px wide) that pans 30 px left per frame for three
@@ -17,16 +17,14 @@ const [WIDTH, HEIGHT] = [640, 360];
 const OFFSETS = [0, 30, 60, 90, 60, 30, 0];
 const windowOf = (index: number) => ({ left: 100 - OFFSETS[index]!, top: 60, width: WIDTH, height: HEIGHT });
 
-const largest = (faces: Face[]) => faces.reduce((a, b) => (a.box.width * a.box.height >= b.box.width * b.box.height ? a : b));
+const largest = (faces: Face[]) => faces[largestIndex(faces.map((face) => face.box))]!;
 
 const frames: RgbImage[] = [];
 /** The largest face as found on the first frame, in photo coordinates: where it is on every frame, moved with the window. */
 let truth: { centre: readonly [number, number]; size: number };
 
 beforeAll(async () => {
-  const { data, info } = await sharp(await demoPhoto(4)).resize({ width: 960 }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const photo = sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } });
-  for (let i = 0; i < OFFSETS.length; i++) frames.push({ rgb: new Uint8Array(await photo.clone().extract(windowOf(i)).raw().toBuffer()), width: WIDTH, height: HEIGHT });
+  frames.push(...(await cameraFrames(4, 960, OFFSETS.map((_, i) => windowOf(i)), WIDTH, HEIGHT)).frames);
   const first = largest(await detectFaces(frames[0]!));
   const [x, y] = meshCentre(first.mesh);
   truth = { centre: [x + windowOf(0).left, y + windowOf(0).top], size: Math.sqrt(first.box.width * first.box.height) };

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';
+import type { RgbImage } from '../../src/faces/decode-image';
 
 const require = createRequire(import.meta.url);
 const DEMO_DIR = path.join(path.dirname(require.resolve('@vladmandic/face-api')), '..', 'demo');
@@ -14,4 +15,24 @@ export function demoPhoto(n: number): Promise<Buffer> {
 /** A demo photo re-encoded at another width and format, to keep tests quick. */
 export async function demoPhotoAs(n: number, width: number, format: 'jpeg' | 'png' | 'webp'): Promise<Buffer> {
   return sharp(await demoPhoto(n)).resize({ width }).toFormat(format).toBuffer();
+}
+
+/** A part of a photo, in its pixels. */
+export interface PhotoWindow {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * A camera moving over demo photo `n` resized to `photoWidth`: one `width` x `height` RGB frame per
+ * window (each cut and scaled to the frame), and the resized photo itself.
+ */
+export async function cameraFrames(n: number, photoWidth: number, windows: PhotoWindow[], width: number, height: number): Promise<{ frames: RgbImage[]; photo: RgbImage }> {
+  const { data, info } = await sharp(await demoPhoto(n)).resize({ width: photoWidth }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const photo = sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } });
+  const frames: RgbImage[] = [];
+  for (const window of windows) frames.push({ rgb: new Uint8Array(await photo.clone().extract(window).resize(width, height).raw().toBuffer()), width, height });
+  return { frames, photo: { rgb: new Uint8Array(data), width: info.width, height: info.height } };
 }
