@@ -19,7 +19,7 @@ import { openEncoder } from '../../src/video/write-frames';
 import { deltaE, faceCentreLab } from '../../test/quality/tone';
 import { RECOGNISERS, demoImage, seeFaceAt, type SeenFace } from './faces';
 import { faceTile } from './stills';
-import { wobbleOf, type ExpectedFace, type Wobble } from './wobble';
+import { meshSpread, wobbleOf, type ExpectedFace, type Wobble } from './wobble';
 
 /** A generated camera move over a demo photo resized to `photoWidth`: the window's left/top and zoom move linearly. */
 export interface Clip {
@@ -166,7 +166,7 @@ function expectedFace(clip: Clip, index: number, person: Face): ExpectedFace {
   if (visibleShare(clip, box) < 0.5) return null;
   const [x, y] = meshCentre(person.mesh);
   const at = onFrame(clip, index, { x, y, width: 0, height: 0 });
-  return { x: at.x, y: at.y, size: Math.sqrt(box.width * box.height) };
+  return { x: at.x, y: at.y, size: Math.sqrt(box.width * box.height), spread: (meshSpread(person.mesh) * clip.width) / windowOf(clip, index).width };
 }
 
 const placeholder = (box: Box): Face => ({ index: 0, box, mesh: new Float32Array(0), depth: new Float32Array(0), score: 1, descriptor: null });

@@ -143,14 +143,15 @@ and encoding without a swap (an MP4 is encoded twice on its way out, which alone
 the zoom's flicker; a GIF's palette is dithered anew). The camera's own move is part of both.
 Wobble: how steadily the person is followed, the mean change from one in-view frame to the next of
 the followed face's offset from where the camera's move puts the person (the centre of their mesh
-on the photo), as a share of the face; by the engine's follow (the GIF or video swap's) on the
+on the photo), as a share of the face, and of its size (the mesh's spread about its centre) against
+the size the camera's zoom gives it; by the engine's follow (the GIF or video swap's) on the
 clip's frames as generated, and by the detector's own face on each frame, its baseline.
 As a still: the same person and source in the full-size photos, from the pairs above (margins
 faceres / faceres-deep), so a clip's failures can be told from its pair's own.
 
-| clip | frames in view | in view, not swapped | identity faceres | identity faceres-deep | flicker ΔE swapped / original | wobble followed / detected | as a still |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |
-${motion.map((m) => `| ${m.clip.name} | ${m.inView} | ${m.notSwapped} | ${pct(m.identity.faceres, m.inView)} | ${pct(m.identity['faceres-deep'], m.inView)} | ${f1(m.flicker.swapped)} / ${f1(m.flicker.original)} | ${pct1(m.wobble.followed)} / ${pct1(m.wobble.detected)} | ${stillPair(m.still)} |`).join('\n')}
+| clip | frames in view | in view, not swapped | identity faceres | identity faceres-deep | flicker ΔE swapped / original | wobble in place followed / detected | wobble in size followed / detected | as a still |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
+${motion.map((m) => `| ${m.clip.name} | ${m.inView} | ${m.notSwapped} | ${pct(m.identity.faceres, m.inView)} | ${pct(m.identity['faceres-deep'], m.inView)} | ${f1(m.flicker.swapped)} / ${f1(m.flicker.original)} | ${pct1(m.wobble.followed.place)} / ${pct1(m.wobble.detected.place)} | ${pct1(m.wobble.followed.size)} / ${pct1(m.wobble.detected.size)} | ${stillPair(m.still)} |`).join('\n')}
 
 ![Motion strip: the person before and after the swap on in-view frames of each clip](images/quality-motion.jpg)
 

@@ -9,19 +9,39 @@ import { videoFollowOptions } from '../../src/video/swap-chunk';
 /** The clips' MP4s run at this rate (`swapClip`). */
 const CLIP_FPS = 25;
 
-/** How steadily a clip's person is followed, as shares of their face: by the engine's follow, and by the detector frame by frame. */
-export interface Wobble {
-  followed: number;
-  detected: number;
+/** How steadily a person is followed: the mean frame-to-frame change of the face's offset from where the camera puts it, and of its size against the size there, as shares of the face. */
+export interface Steadiness {
+  place: number;
+  size: number;
 }
 
-/** Where the camera's move puts the centre of the person's mesh on a frame, and the face's size there; null where the person is not in view. */
-export type ExpectedFace = { x: number; y: number; size: number } | null;
+/** How steadily a clip's person is followed: by the engine's follow, and by the detector frame by frame. */
+export interface Wobble {
+  followed: Steadiness;
+  detected: Steadiness;
+}
+
+/**
+ * Where the camera's move puts the centre of the person's mesh on a frame, the face's size there,
+ * and the mesh's spread there (`meshSpread` of the person's mesh on the photo, grown with the
+ * camera's zoom); null where the person is not in view.
+ */
+export type ExpectedFace = { x: number; y: number; size: number; spread: number } | null;
+
+/** Root mean square distance of a mesh's points from its centre: its size, whatever part of it the frame cuts. */
+export function meshSpread(mesh: Float32Array): number {
+  const [cx, cy] = meshCentre(mesh);
+  let sum = 0;
+  for (let i = 0; i < mesh.length; i += 2) sum += (mesh[i]! - cx) ** 2 + (mesh[i + 1]! - cy) ** 2;
+  return Math.sqrt(sum / (mesh.length / 2));
+}
 
 /**
  * The wobble of the person's face over a clip's in-view frames: the mean change, from one frame to
  * the next, of its mesh centre's offset from where the camera's move puts the person (`expected`),
- * as a share of the face's size there. Measured on the engine's follow (`followFaces` with the GIF
+ * as a share of the face's size there, and of its mesh's spread against the spread expected there
+ * (the change of their ratio's logarithm: a face that swells by 2 % and shrinks back counts 2 %
+ * twice). Measured on the engine's follow (`followFaces` with the GIF
  * or video swap's options, the person picked as the swap picks by default) over the clip's frames
  * as generated (the swaps see them after one encoding), and, as the baseline, on the detector's own
  * face nearest the person on each frame.
@@ -49,9 +69,10 @@ function nearest(faces: Face[], to: ExpectedFace): Face | null {
   return best && gap(best) < to.size / 2 ? best : null;
 }
 
-function wobble(faces: (Face | null)[], expected: ExpectedFace[]): number {
-  let [sum, steps] = [0, 0];
-  let previous: [number, number] | null = null;
+function wobble(faces: (Face | null)[], expected: ExpectedFace[]): Steadiness {
+  const sum = { place: 0, size: 0 };
+  let steps = 0;
+  let previous: { offset: [number, number]; size: number } | null = null;
   for (const [i, face] of faces.entries()) {
     const at = expected[i];
     if (!face || !at) {
@@ -59,12 +80,13 @@ function wobble(faces: (Face | null)[], expected: ExpectedFace[]): number {
       continue;
     }
     const [x, y] = meshCentre(face.mesh);
-    const offset: [number, number] = [(x - at.x) / at.size, (y - at.y) / at.size];
+    const now = { offset: [(x - at.x) / at.size, (y - at.y) / at.size] as [number, number], size: Math.log(meshSpread(face.mesh) / at.spread) };
     if (previous) {
-      sum += Math.hypot(offset[0] - previous[0], offset[1] - previous[1]);
+      sum.place += Math.hypot(now.offset[0] - previous.offset[0], now.offset[1] - previous.offset[1]);
+      sum.size += Math.abs(now.size - previous.size);
       steps++;
     }
-    previous = offset;
+    previous = now;
   }
-  return sum / Math.max(1, steps);
+  return { place: sum.place / Math.max(1, steps), size: sum.size / Math.max(1, steps) };
 }

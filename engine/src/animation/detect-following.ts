@@ -21,7 +21,11 @@ export const FRAME_PADDING = 0.25;
  */
 export async function detectFollowing(image: RgbImage, followed: readonly (Face | null)[], descriptors: boolean): Promise<Face[]> {
   // Only the followed people's faces are swapped: only theirs are looked at again near the edge.
-  const refine = (face: Face) => followed.some((last) => last !== null && isNear(last, face));
+  // A person not seen on the frame before may be any face, and is only told by descriptor: when
+  // descriptors are asked for and someone is missing, every face is (a person found again at the
+  // edge, coming back into view, got a mesh a fifth too wide until the next keyframe).
+  const anyone = descriptors && followed.some((last) => last === null);
+  const refine = (face: Face) => anyone || followed.some((last) => last !== null && isNear(last, face));
   const faces = await detectFaces(image, { descriptors, refine });
   const lost = followed.some((last) => last !== null && !faces.some((face) => isNear(last, face)));
   if (!lost) return faces;

@@ -4,7 +4,7 @@ import { detectFollowing } from './detect-following';
 import { interpolateFace, meshCentre, movedSmoothly, nearestFace } from './face-motion';
 import type { IdentityGallery } from './identity-gallery';
 import { PeopleLocator, type Sighting } from './locate-people';
-import { steadiedKeyframe } from './steady-keyframe';
+import { steadiedFace } from './steady-face';
 import { expectedAs, trackFace } from './track-face';
 
 export interface FollowOptions {
@@ -25,12 +25,12 @@ export interface FollowedFrame {
  * each person's face on it.
  *
  * Faces are detected on keyframes (the first frame, every `keyframeInterval`-th frame after it,
- * and the last) and people located there (PeopleLocator), each person's position steadied against
- * where their pixels on the keyframe before say they are (`steadiedKeyframe`). A frame between two
+ * and the last) and people located there (PeopleLocator), each person's face steadied in place
+ * and size against where their pixels on the keyframe before say it is (`steadiedFace`). A frame between two
  * keyframes gets, per person, the face interpolated between the two keyframes when the person is
  * on both and moved little; otherwise (the person came, went or moved fast) faces are detected on
- * every frame between and followed frame to frame by position, forwards from the earlier keyframe
- * and backwards from the later one; where the detector misses a followed face (half out of the
+ * every frame between and followed frame to frame by position (each detection steadied against
+ * the frame before), forwards from the earlier keyframe and backwards from the later one; where the detector misses a followed face (half out of the
  * frame at the end of a pan), or finds it cut by the frame's edge, its pixels are tracked from the
  * frame before (`trackFace`; see `sighting`). Frames are held until the next keyframe is known, so
  * at most `keyframeInterval` frames are in memory at once.
@@ -72,7 +72,7 @@ async function* settle(locator: PeopleLocator, last: SeenOn, frames: RgbImage[])
   // Each person's detected position is smoothed over keyframes (not where the edge cuts the face: `sighting` tracks it there).
   const steadied = found.people.map((face, person) => {
     const previous = last.people[person];
-    return face && previous && !cutByEdge(face, keyframe) ? steadiedKeyframe(face, previous, last.image, keyframe) : face;
+    return face && previous && !cutByEdge(face, keyframe) ? steadiedFace(face, previous, last.image, keyframe) : face;
   });
   const located = { ...found, people: steadied };
   const faces = await facesBetween(last, { ...located, image: keyframe }, between);
@@ -113,7 +113,9 @@ async function facesBetween(from: SeenOn, to: SeenOn, frames: RgbImage[]): Promi
       if (!previous || faces[i]![person]) return;
       const found = nearestFace(previous, detected[i]!, taken[i]);
       if (found) taken[i]!.add(found);
-      previous = sighting(found, previous, previousImage, frames[i]!);
+      // Followed frame by frame, each detection is steadied against the frame before, as a keyframe's is against the keyframe before.
+      const steady = found && !cutByEdge(found, frames[i]!);
+      previous = steady ? steadiedFace(found, previous, previousImage, frames[i]!) : sighting(found, previous, previousImage, frames[i]!);
       previousImage = frames[i]!;
       faces[i]![person] = previous;
     }

@@ -46,7 +46,9 @@ export class PeopleLocator {
       const byPosition = followByPosition(previous, await detectFollowing(image, previous.people, false));
       if (byPosition) return byPosition;
     }
-    return this.identify(await detectFollowing(image, previous?.people ?? [], true), previous);
+    // On the first keyframe no one has been seen yet.
+    const followed = previous?.people ?? Array.from({ length: this.gallery.people }, () => null);
+    return this.identify(await detectFollowing(image, followed, true), previous);
   }
 
   private identify(faces: Face[], previous: Sighting | null): Sighting {

@@ -6,6 +6,8 @@ import { meshCentre } from './face-motion';
 const MATCH_SIZE = 32;
 /** How far the face may have moved between two frames, as a share of its size. */
 const SEARCH = 0.3;
+/** How much the face may have grown or shrunk between two frames (a zoom, a step towards the camera), as a share of its size. */
+const SCALE_SEARCH = 0.1;
 /** Of the box, at least this share must be inside both frames to compare. */
 const MIN_OVERLAP = 0.35;
 /**
@@ -24,9 +26,11 @@ const MIN_INSIDE = 0.25;
  * motion). Only the parts inside both frames are compared, so a face leaving the frame still
  * matches. Null when no shift matches well enough, or the face has left the frame. `expected`
  * centres the search on a shift expected, with the face grown by `scale` about its box's centre
- * (a zoom between frames some way apart), and sets its reach (a share of the face's size).
+ * (a zoom between frames some way apart), and sets its reach (a share of the face's size); with
+ * `scaleSearch`, the scale is searched too, so a face tracked through a zoom grows with it (by
+ * default, from one frame to the next, within `SCALE_SEARCH`).
  */
-export function trackFace(from: RgbImage, to: RgbImage, face: Face, expected: Expected = { dx: 0, dy: 0, scale: 1, search: SEARCH }): Face | null {
+export function trackFace(from: RgbImage, to: RgbImage, face: Face, expected: Expected = { dx: 0, dy: 0, scale: 1, search: SEARCH, scaleSearch: SCALE_SEARCH }): Face | null {
   const { box } = face;
   const step = Math.max(1, Math.round(Math.max(box.width, box.height) / MATCH_SIZE));
   const range = Math.ceil((expected.search * Math.max(box.width, box.height)) / step);
@@ -41,7 +45,29 @@ export function trackFace(from: RgbImage, to: RgbImage, face: Face, expected: Ex
   const coarse = { ...best };
   for (let dy = 1 - step; dy < step; dy++) for (let dx = 1 - step; dx < step; dx++) consider(coarse.dx + dx, coarse.dy + dy);
   if (best.difference > MAX_DIFFERENCE) return null;
-  return moved(face, { dx: best.dx, dy: best.dy, scale: expected.scale }, to);
+  const scale = expected.scaleSearch ? bestScale(from, to, box, best, expected, step) : { scale: expected.scale, dx: best.dx, dy: best.dy };
+  return moved(face, scale, to);
+}
+
+/** Scales a step apart tried around the expected one, as a share of it. */
+const SCALE_STEP = 0.01;
+
+/**
+ * At the best shift, the scale (within `expected.scaleSearch` of the expected one, a step apart)
+ * that matches best, then the shift a pixel either way at that scale: a face grown about its box's
+ * centre keeps its place, so the shift found at the expected scale is at most a pixel off.
+ */
+function bestScale(from: RgbImage, to: RgbImage, box: Face['box'], at: { dx: number; dy: number; difference: number }, expected: Expected, step: number): Move {
+  const best = { dx: at.dx, dy: at.dy, scale: expected.scale, difference: at.difference };
+  const consider = (move: Move) => {
+    const difference = meanDifference(from, to, box, move, step);
+    if (difference !== null && difference < best.difference) Object.assign(best, move, { difference });
+  };
+  const reach = Math.round((expected.scaleSearch ?? 0) / SCALE_STEP);
+  for (let k = -reach; k <= reach; k++) consider({ dx: at.dx, dy: at.dy, scale: expected.scale * (1 + k * SCALE_STEP) });
+  const { dx, dy, scale } = best;
+  for (let y = -1; y <= 1; y++) for (let x = -1; x <= 1; x++) consider({ dx: dx + x, dy: dy + y, scale });
+  return best;
 }
 
 /** Where to look for a face on the frame `trackFace` is given: around a shift, with the face grown by a scale, searched up to a share of its size. */
@@ -50,6 +76,8 @@ export interface Expected {
   dy: number;
   scale: number;
   search: number;
+  /** How far the face's scale is searched about `scale`, as a share of it (none when absent). */
+  scaleSearch?: number;
 }
 
 /**

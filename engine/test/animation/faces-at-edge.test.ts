@@ -83,6 +83,20 @@ describe('faces near and across the frame edge', () => {
     expect(Math.max(...errors)).toBeLessThan(0.1);
   });
 
+  it('gives a person found again a few pixels from the edge, after a keyframe without them, the mesh they have in the middle of the photo', async () => {
+    const gallery = IdentityGallery.fromReferences([{ faces: await detectFaces(frames[0]!, { descriptors: true }), picks: [{ person: 0, pick: { frameLabel: 'frame 0' } }] }]);
+    const blank = { ...frames[0]!, rgb: new Uint8Array(frames[0]!.rgb.length).fill(128) };
+    async function* lostAndFound() {
+      yield* [frames[0]!, blank, frames[3]!];
+    }
+    const followed: (Face | null)[] = [];
+    for await (const frame of followFaces(lostAndFound(), gallery, { keyframeInterval: 1, verifyEvery: 5 })) followed.push(frame.faces[0] ?? null);
+
+    expect(followed[1]).toBeNull();
+    expect(followed[2]).not.toBeNull();
+    expect(meshError(followed[2]!, 3)).toBeLessThan(0.035);
+  });
+
   it('keeps following it when each frame is changed in place once it is yielded, as the swap does', async () => {
     const gallery = IdentityGallery.fromReferences([{ faces: await detectFaces(frames[0]!, { descriptors: true }), picks: [{ person: 0, pick: { frameLabel: 'frame 0' } }] }]);
     async function* copies() {
