@@ -19,7 +19,8 @@ import { openEncoder } from '../../src/video/write-frames';
 import { deltaE, faceCentreLab } from '../../test/quality/tone';
 import { RECOGNISERS, demoImage, seeFaceAt, type SeenFace } from './faces';
 import { faceTile } from './stills';
-import { meshSpread, wobbleOf, type ExpectedFace, type Wobble } from './wobble';
+import { meshSpread } from '../../test/quality/mesh-spread';
+import { wobbleOf, type ExpectedFace, type Wobble } from './wobble';
 
 /** A generated camera move over a demo photo resized to `photoWidth`: the window's left/top and zoom move linearly. */
 export interface Clip {

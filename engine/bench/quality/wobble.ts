@@ -5,6 +5,7 @@ import { GIF_FOLLOW } from '../../src/animation/swap-gif';
 import type { RgbImage } from '../../src/faces/decode-image';
 import { detectFaces, type Face } from '../../src/faces/detect-faces';
 import { videoFollowOptions } from '../../src/video/swap-chunk';
+import { meshSpread } from '../../test/quality/mesh-spread';
 
 /** The clips' MP4s run at this rate (`swapClip`). */
 const CLIP_FPS = 25;
@@ -27,14 +28,6 @@ export interface Wobble {
  * camera's zoom); null where the person is not in view.
  */
 export type ExpectedFace = { x: number; y: number; size: number; spread: number } | null;
-
-/** Root mean square distance of a mesh's points from its centre: its size, whatever part of it the frame cuts. */
-export function meshSpread(mesh: Float32Array): number {
-  const [cx, cy] = meshCentre(mesh);
-  let sum = 0;
-  for (let i = 0; i < mesh.length; i += 2) sum += (mesh[i]! - cx) ** 2 + (mesh[i + 1]! - cy) ** 2;
-  return Math.sqrt(sum / (mesh.length / 2));
-}
 
 /**
  * The wobble of the person's face over a clip's in-view frames: the mean change, from one frame to

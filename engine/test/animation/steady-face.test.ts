@@ -6,6 +6,7 @@ import type { RgbImage } from '../../src/faces/decode-image';
 import { detectFaces, type Face } from '../../src/faces/detect-faces';
 import { largestIndex } from '../../src/faces/face-order';
 import { cameraFrames } from '../faces/fixtures';
+import { meshSpread } from '../quality/mesh-spread';
 
 /**
  * A 640x360 camera zooming from 1 to 1.5 times over thirteen frames towards demo photo 6's second
@@ -27,14 +28,6 @@ const frames: RgbImage[] = [];
 /** The face's mesh centre, size and spread on the photo: where it is, and how large, on every frame, moved and grown with the camera. */
 let truth: { centre: readonly [number, number]; size: number; spread: number };
 
-/** Root mean square distance of a mesh's points from its centre. */
-function spreadOf(mesh: Float32Array): number {
-  const [cx, cy] = meshCentre(mesh);
-  let sum = 0;
-  for (let i = 0; i < mesh.length; i += 2) sum += (mesh[i]! - cx) ** 2 + (mesh[i + 1]! - cy) ** 2;
-  return Math.sqrt(sum / (mesh.length / 2));
-}
-
 beforeAll(async () => {
   const camera = await cameraFrames(6, 1280, Array.from({ length: FRAMES }, (_, i) => windowOf(i)), WIDTH, HEIGHT);
   frames.push(...camera.frames);
@@ -42,7 +35,7 @@ beforeAll(async () => {
   const onPhoto = await detectFaces(camera.photo);
   const gap = (face: Face) => Math.hypot(face.box.x + face.box.width / 2 - CENTRE[0], face.box.y + face.box.height / 2 - CENTRE[1]);
   const person = onPhoto.reduce((a, b) => (gap(b) < gap(a) ? b : a));
-  truth = { centre: meshCentre(person.mesh), size: Math.sqrt(person.box.width * person.box.height), spread: spreadOf(person.mesh) };
+  truth = { centre: meshCentre(person.mesh), size: Math.sqrt(person.box.width * person.box.height), spread: meshSpread(person.mesh) };
 });
 
 /** Per frame, how far (share of the face) a face lies from where the camera's move puts the person, and the log of its size against the size the zoom gives it. */
@@ -50,7 +43,7 @@ function errorOf(face: Face, index: number): { place: [number, number]; size: nu
   const w = windowOf(index);
   const scale = w.width / WIDTH;
   const [x, y] = meshCentre(face.mesh);
-  return { place: [(x * scale + w.left - truth.centre[0]) / truth.size, (y * scale + w.top - truth.centre[1]) / truth.size], size: Math.log((spreadOf(face.mesh) * scale) / truth.spread) };
+  return { place: [(x * scale + w.left - truth.centre[0]) / truth.size, (y * scale + w.top - truth.centre[1]) / truth.size], size: Math.log((meshSpread(face.mesh) * scale) / truth.spread) };
 }
 
 /** Mean change of the errors from one frame to the next where a face is on both: the wobble against the camera's own move, in place and in size. */
