@@ -26,14 +26,15 @@ export interface FollowedFrame {
  *
  * Faces are detected on keyframes (the first frame, every `keyframeInterval`-th frame after it,
  * and the last) and people located there (PeopleLocator), each person's face steadied in place
- * and size against where their pixels on the keyframe before say it is (`steadiedFace`). A frame between two
- * keyframes gets, per person, the face interpolated between the two keyframes when the person is
- * on both and moved little; otherwise (the person came, went or moved fast) faces are detected on
- * every frame between and followed frame to frame by position (each detection steadied against
- * the frame before), forwards from the earlier keyframe and backwards from the later one; where the detector misses a followed face (half out of the
- * frame at the end of a pan), or finds it cut by the frame's edge, its pixels are tracked from the
- * frame before (`trackFace`; see `sighting`). Frames are held until the next keyframe is known, so
- * at most `keyframeInterval` frames are in memory at once.
+ * and size against where their pixels on the keyframe before say it is (`steadiedFace`). A frame
+ * between two keyframes gets, per person, the face interpolated between the two keyframes when the
+ * person is on both and moved little; otherwise (the person came, went or moved fast) faces are
+ * detected on every frame between and followed frame to frame by position (each detection steadied
+ * against the frame before), forwards from the earlier keyframe and backwards from the later one;
+ * where the detector misses a followed face (half out of the frame at the end of a pan), or finds
+ * it cut by the frame's edge, its pixels are tracked from the frame before (`trackFace`; see
+ * `sighting`). Frames are held until the next keyframe is known, so at most `keyframeInterval`
+ * frames are in memory at once.
  */
 export async function* followFaces(frames: AsyncIterable<RgbImage>, gallery: IdentityGallery, options: FollowOptions): AsyncGenerator<FollowedFrame> {
   const locator = new PeopleLocator(gallery, options.verifyEvery);
@@ -69,7 +70,7 @@ async function* settle(locator: PeopleLocator, last: SeenOn, frames: RgbImage[])
   const keyframe = frames.at(-1)!;
   const between = frames.slice(0, -1);
   const found = await locator.locate(keyframe, last);
-  // Each person's detected position is smoothed over keyframes (not where the edge cuts the face: `sighting` tracks it there).
+  // Each person's detected place and size are smoothed over keyframes (not where the edge cuts the face: `sighting` tracks it there).
   const steadied = found.people.map((face, person) => {
     const previous = last.people[person];
     return face && previous && !cutByEdge(face, keyframe) ? steadiedFace(face, previous, last.image, keyframe) : face;

@@ -8,6 +8,8 @@ const MATCH_SIZE = 32;
 const SEARCH = 0.3;
 /** How much the face may have grown or shrunk between two frames (a zoom, a step towards the camera), as a share of its size. */
 const SCALE_SEARCH = 0.1;
+/** Scales tried around the expected one are this share of it apart. */
+const SCALE_STEP = 0.01;
 /** Of the box, at least this share must be inside both frames to compare. */
 const MIN_OVERLAP = 0.35;
 /**
@@ -45,12 +47,9 @@ export function trackFace(from: RgbImage, to: RgbImage, face: Face, expected: Ex
   const coarse = { ...best };
   for (let dy = 1 - step; dy < step; dy++) for (let dx = 1 - step; dx < step; dx++) consider(coarse.dx + dx, coarse.dy + dy);
   if (best.difference > MAX_DIFFERENCE) return null;
-  const scale = expected.scaleSearch ? bestScale(from, to, box, best, expected, step) : { scale: expected.scale, dx: best.dx, dy: best.dy };
-  return moved(face, scale, to);
+  const move = expected.scaleSearch ? bestScale(from, to, box, best, expected, step) : { scale: expected.scale, dx: best.dx, dy: best.dy };
+  return moved(face, move, to);
 }
-
-/** Scales a step apart tried around the expected one, as a share of it. */
-const SCALE_STEP = 0.01;
 
 /**
  * At the best shift, the scale (within `expected.scaleSearch` of the expected one, a step apart)
