@@ -16,10 +16,10 @@ import { readFrames } from '../../src/video/read-frames';
 import { probeVideo } from '../../src/video/probe-video';
 import { swapVideo } from '../../src/video/swap-video';
 import { openEncoder } from '../../src/video/write-frames';
+import { meshSpread } from '../../test/quality/mesh-spread';
 import { deltaE, faceCentreLab } from '../../test/quality/tone';
 import { RECOGNISERS, demoImage, seeFaceAt, type SeenFace } from './faces';
 import { faceTile } from './stills';
-import { meshSpread } from '../../test/quality/mesh-spread';
 import { wobbleOf, type ExpectedFace, type Wobble } from './wobble';
 
 /** A generated camera move over a demo photo resized to `photoWidth`: the window's left/top and zoom move linearly. */

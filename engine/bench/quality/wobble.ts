@@ -10,7 +10,10 @@ import { meshSpread } from '../../test/quality/mesh-spread';
 /** The clips' MP4s run at this rate (`swapClip`). */
 const CLIP_FPS = 25;
 
-/** How steadily a person is followed: the mean frame-to-frame change of the face's offset from where the camera puts it, and of its size against the size there, as shares of the face. */
+/**
+ * How steadily a person is followed: the mean frame-to-frame change of the face's offset from where
+ * the camera puts it, and of its size against the size there, as shares of the face.
+ */
 export interface Steadiness {
   place: number;
   size: number;
@@ -34,10 +37,10 @@ export type ExpectedFace = { x: number; y: number; size: number; spread: number 
  * the next, of its mesh centre's offset from where the camera's move puts the person (`expected`),
  * as a share of the face's size there, and of its mesh's spread against the spread expected there
  * (the change of their ratio's logarithm: a face that swells by 2 % and shrinks back counts 2 %
- * twice). Measured on the engine's follow (`followFaces` with the GIF
- * or video swap's options, the person picked as the swap picks by default) over the clip's frames
- * as generated (the swaps see them after one encoding), and, as the baseline, on the detector's own
- * face nearest the person on each frame.
+ * twice). Measured on the engine's follow (`followFaces` with the GIF or video swap's options, the
+ * person picked as the swap picks by default) over the clip's frames as generated (the swaps see
+ * them after one encoding), and, as the baseline, on the detector's own face nearest the person on
+ * each frame.
  */
 export async function wobbleOf(kind: 'gif' | 'mp4', frames: RgbImage[], expected: ExpectedFace[]): Promise<Wobble> {
   const gallery = IdentityGallery.fromReferences([{ faces: await detectFaces(frames[0]!, { descriptors: true }), picks: [{ person: 0, pick: { frameLabel: 'frame 0' } }] }]);
