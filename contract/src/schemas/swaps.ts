@@ -69,7 +69,7 @@ const common = {
 const sourceUrl = HttpsUrlSchema.describe('Public HTTPS URL of the face to swap in.');
 const timedMedia = {
   reference_frame_time_seconds: SecondsSchema.optional().describe(
-    'Seconds into the target whose frame picks the reference face.',
+    'Seconds into the target whose frame picks the reference face. Omitted: the first frame on which a face is found (every GIF frame, a video every 0.5 s).',
   ),
   duration_seconds: z.number().finite().positive().optional().describe('Declared duration, used for pricing only when it cannot be measured.'),
   file_size_bytes: z.number().int().positive().optional().describe('Declared byte size, used for pricing only when it cannot be measured.'),

@@ -87,7 +87,7 @@ export function visibleShare(clip: Clip, box: Box): number {
   return (width * height) / (box.width * box.height);
 }
 
-function clipped(clip: Clip, box: Box): Box {
+export function clipped(clip: Clip, box: Box): Box {
   const x = Math.max(0, Math.floor(box.x));
   const y = Math.max(0, Math.floor(box.y));
   return { x, y, width: Math.min(clip.width, Math.ceil(box.x + box.width)) - x, height: Math.min(clip.height, Math.ceil(box.y + box.height)) - y };
@@ -154,7 +154,7 @@ const sumAbsDiff = (a: RgbImage, b: RgbImage, box: Box) => {
 };
 
 /** Mean change per channel inside `box`, beyond the mean change outside it (re-encoding noise). */
-function changeInside(before: RgbImage, after: RgbImage, box: Box): number {
+export function changeInside(before: RgbImage, after: RgbImage, box: Box): number {
   const inside = sumAbsDiff(before, after, box);
   const all = sumAbsDiff(before, after, { x: 0, y: 0, width: before.width, height: before.height });
   const area = box.width * box.height * 3;

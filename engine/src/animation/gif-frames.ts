@@ -85,6 +85,11 @@ export function gifDurationSeconds(delays: readonly number[]): number {
   return delays.reduce((sum, delay) => sum + shownDelayMs(delay), 0) / 1000;
 }
 
+/** Seconds after the start at which frame `index` begins to show. */
+export function gifFrameStart(delays: readonly number[], index: number): number {
+  return gifDurationSeconds(delays.slice(0, index));
+}
+
 /** The frame showing at `seconds` after the start (the last frame beyond the end). */
 export function gifFrameAt(delays: readonly number[], seconds: number): number {
   let end = 0;

@@ -1,9 +1,10 @@
-import { detectFaces } from '../faces/detect-faces';
+import { detectFaces, type Face } from '../faces/detect-faces';
 import { meshTopology } from '../faces/mesh-topology';
 import { loadSource } from '../swap/load-source';
 import { checkGifCaps, DEFAULT_GIF_CAPS, type GifCaps } from './caps';
+import { firstFrameWithFaces } from './first-face';
 import { followFaces } from './follow-faces';
-import { decodeGif, encodeGif, gifFrame, gifFrameAt, putGifFrame, readGifHeader, type DecodedGif } from './gif-frames';
+import { decodeGif, encodeGif, gifFrame, gifFrameAt, gifFrameStart, putGifFrame, readGifHeader, type DecodedGif } from './gif-frames';
 import { IdentityGallery } from './identity-gallery';
 import { followedSwapper } from './swap-frames';
 
@@ -14,7 +15,7 @@ export interface SwapGifInput {
   source: Buffer;
   /** The face to replace, in face order on the reference frame; absent: the largest face there. */
   targetFaceIndex?: number;
-  /** Time of the reference frame, in seconds from the start; default 0. */
+  /** Time of the reference frame, in seconds from the start; absent: the first frame with a face. */
   referenceFrameTimeSeconds?: number;
   enableFaceEnhancer?: boolean;
   /** Called with 0..100 as frames are done. */
@@ -46,13 +47,9 @@ export async function swapGif(input: SwapGifInput): Promise<SwapGifResult> {
   const header = await readGifHeader(input.target);
   checkGifCaps(header, input.caps ?? DEFAULT_GIF_CAPS);
   const gif = await decodeGif(input.target, header);
-  const seconds = input.referenceFrameTimeSeconds ?? 0;
-  const reference = gifFrameAt(gif.delays, seconds);
+  const reference = await referenceFrame(gif, input.referenceFrameTimeSeconds);
   const gallery = IdentityGallery.fromReferences([
-    {
-      faces: await detectFaces(gifFrame(gif, reference), { descriptors: true }),
-      picks: [{ person: 0, pick: { faceIndex: input.targetFaceIndex, frameLabel: `the GIF frame at ${seconds} s (frame ${reference})` } }],
-    },
+    { faces: reference.faces, picks: [{ person: 0, pick: { faceIndex: input.targetFaceIndex, frameLabel: reference.label } }] },
   ]);
   const replacements = [{ source: await loadSource(input.source), enhance: input.enableFaceEnhancer === true }];
   const topology = await meshTopology();
@@ -71,4 +68,20 @@ export async function swapGif(input: SwapGifInput): Promise<SwapGifResult> {
 
 async function* framesOf(gif: DecodedGif) {
   for (let i = 0; i < gif.frames; i++) yield gifFrame(gif, i);
+}
+
+/** The reference frame's faces: the frame showing at `seconds`, or without it the first frame with a face (`firstFrameWithFaces`). */
+async function referenceFrame(gif: DecodedGif, seconds: number | undefined): Promise<{ faces: Face[]; label: string }> {
+  if (seconds !== undefined) {
+    const index = gifFrameAt(gif.delays, seconds);
+    return { faces: await detectFaces(gifFrame(gif, index), { descriptors: true }), label: `the GIF frame at ${seconds} s (frame ${index})` };
+  }
+  const found = await firstFrameWithFaces(indexed(gif));
+  if (!found) return { faces: [], label: `any of the GIF's ${gif.frames} frames` };
+  const start = Number(gifFrameStart(gif.delays, found.index).toFixed(3));
+  return { faces: found.faces, label: `the GIF frame at ${start} s (frame ${found.index}, the first with a face)` };
+}
+
+async function* indexed(gif: DecodedGif) {
+  for (let index = 0; index < gif.frames; index++) yield { index, image: gifFrame(gif, index) };
 }

@@ -1,13 +1,19 @@
-import { detectFaces } from '../faces/detect-faces';
+import { firstFrameWithFaces } from '../animation/first-face';
+import type { RgbImage } from '../faces/decode-image';
+import { detectFaces, type Face } from '../faces/detect-faces';
 import { EngineError } from '../faces/engine-error';
 import { IdentityGallery, type GalleryData, type ReferenceFrame } from '../animation/identity-gallery';
 import { prepareSources } from '../swap/prepare-sources';
 import type { PreparedSource } from '../swap/prepared-source';
 import { frameAt, readFrames, type FrameSource } from './read-frames';
 
-/** A person to replace: the face at `faceIndex` (face order; default the largest) on the frame at `frameTimeSeconds`. */
+/**
+ * A person to replace: the face at `faceIndex` (face order; default the largest) on the frame at
+ * `frameTimeSeconds`, or, without it, on the first frame with a face (looked for every
+ * `SCAN_STEP_SECONDS`).
+ */
 export interface SwapPerson {
-  frameTimeSeconds: number;
+  frameTimeSeconds?: number;
   faceIndex?: number;
   /** Encoded photo whose largest face replaces that person throughout the video. */
   source: Buffer;
@@ -43,26 +49,52 @@ export async function setUpVideoSwap(input: SetUpInput, signal?: AbortSignal): P
   return { gallery: gallery.toData(), sources };
 }
 
+/**
+ * Without a named frame, the first frame with a face is looked for this often: a face on screen for
+ * less is missed, and a video with no face at all is refused after a detection every half second
+ * (a two-minute one after 240).
+ */
+export const SCAN_STEP_SECONDS = 0.5;
+
 /** The frames the people are named on, each decoded once and detected with descriptors. */
 async function referenceFrames({ file, video, people }: SetUpInput, signal: AbortSignal | undefined): Promise<ReferenceFrame[]> {
   const times = [...new Set(people.map((person) => person.frameTimeSeconds))];
   const frames: ReferenceFrame[] = [];
   for (const seconds of times) {
     signal?.throwIfAborted();
-    if (!(seconds >= 0 && seconds <= video.durationSeconds)) {
-      throw new EngineError('frame_time_out_of_range', `frame time ${seconds} s is outside the video (0-${video.durationSeconds.toFixed(3)} s)`);
-    }
-    const decoded = readFrames(file, video, { first: frameAt(video, seconds), count: 1 });
-    const image = (await decoded.next()).value;
-    await decoded.return(undefined);
-    if (!image) throw new EngineError('undecodable_input', `cannot decode the video frame at ${seconds} s`);
-    const label = `the frame at ${seconds} s`;
+    const { faces, label } = seconds === undefined ? await firstWithFaces(file, video, signal) : await namedFrame(file, video, seconds);
     frames.push({
-      faces: await detectFaces(image, { descriptors: true }),
+      faces,
       picks: people.flatMap((person, index) =>
         person.frameTimeSeconds === seconds ? [{ person: index, pick: { faceIndex: person.faceIndex, frameLabel: label } }] : [],
       ),
     });
   }
   return frames;
+}
+
+async function namedFrame(file: string, video: FrameSource, seconds: number): Promise<{ faces: Face[]; label: string }> {
+  if (!(seconds >= 0 && seconds <= video.durationSeconds)) {
+    throw new EngineError('frame_time_out_of_range', `frame time ${seconds} s is outside the video (0-${video.durationSeconds.toFixed(3)} s)`);
+  }
+  const decoded = readFrames(file, video, { first: frameAt(video, seconds), count: 1 });
+  const image = (await decoded.next()).value;
+  await decoded.return(undefined);
+  if (!image) throw new EngineError('undecodable_input', `cannot decode the video frame at ${seconds} s`);
+  return { faces: await detectFaces(image, { descriptors: true }), label: `the frame at ${seconds} s` };
+}
+
+async function firstWithFaces(file: string, video: FrameSource, signal: AbortSignal | undefined): Promise<{ faces: Face[]; label: string }> {
+  const step = Math.max(1, Math.round(SCAN_STEP_SECONDS * video.fps));
+  const found = await firstFrameWithFaces(everyStep(readFrames(file, video), step), signal);
+  if (!found) return { faces: [], label: `any frame of the video (looked at every ${SCAN_STEP_SECONDS} s)` };
+  return { faces: found.faces, label: `the frame at ${Number((found.index / video.fps).toFixed(3))} s (the first with a face)` };
+}
+
+async function* everyStep(frames: AsyncIterable<RgbImage>, step: number) {
+  let index = 0;
+  for await (const image of frames) {
+    if (index % step === 0) yield { index, image };
+    index++;
+  }
 }

@@ -27,6 +27,7 @@ export interface SwapVideoInput {
   /** With `source`: the person picked on the reference frame (default: largest face there). */
   source?: Buffer;
   targetFaceIndex?: number;
+  /** The reference frame's time; absent: the first frame with a face (see `SwapPerson`). */
   referenceFrameTimeSeconds?: number;
   /** Instead of `source`: several people at once, each with their own source. */
   faceSwaps?: FaceSwapItem[];
@@ -126,5 +127,5 @@ async function swapVideoFile(file: string, scratch: string, input: SwapVideoInpu
 function swapPeople(input: SwapVideoInput): SwapPerson[] {
   if (input.faceSwaps?.length) return input.faceSwaps;
   if (!input.source) throw new Error('swapVideo needs a source or face swaps');
-  return [{ frameTimeSeconds: input.referenceFrameTimeSeconds ?? 0, faceIndex: input.targetFaceIndex, source: input.source }];
+  return [{ frameTimeSeconds: input.referenceFrameTimeSeconds, faceIndex: input.targetFaceIndex, source: input.source }];
 }

@@ -169,6 +169,41 @@ describe('GIF swap', () => {
     });
   });
 
+  describe('without a reference time, on a GIF opening on blank frames', () => {
+    // Two blank frames (0.1 s each), then four frames of the pan: A and B from 0.2 s on.
+    const LEAD: Pan = { ...PAN, frames: 4, lead: 2 };
+    let opening: Buffer;
+    beforeAll(async () => {
+      opening = await panGif(LEAD, [100, 100, 100, 100, 100, 100], 0);
+    });
+
+    it('picks the person on the first frame with a face, and names that frame', async () => {
+      await expect(swapGif({ target: opening, source: await demoPhoto(2), targetFaceIndex: 4 })).rejects.toMatchObject({
+        reason: 'face_index_out_of_range',
+        message: 'face index 4 is out of range: the GIF frame at 0.2 s (frame 2, the first with a face) has 2 faces (0-1)',
+      });
+      const result = await swapGif({ target: opening, source: await demoPhoto(2), targetFaceIndex: 1 });
+      const [before, after] = [await rawFrames(opening), await rawFrames(result.image)];
+      for (const i of [0, 1]) expect(changeInside(before[i]!, after[i]!, { x: 0, y: 0, width: PAN.width - 1, height: PAN.height - 1 }), `blank frame ${i}`).toBeLessThan(1);
+      for (let i = 0; i < LEAD.frames; i++) {
+        expect(changeInside(before[i + 2]!, after[i + 2]!, faceOnFrame(LEAD, i, 'B')), `B on frame ${i + 2}`).toBeGreaterThan(3);
+        expect(changeInside(before[i + 2]!, after[i + 2]!, faceOnFrame(LEAD, i, 'A')), `A on frame ${i + 2}`).toBeLessThan(3);
+      }
+    });
+
+    it('refuses the blank frame when it is named, and a GIF with no face at all', async () => {
+      await expect(swapGif({ target: opening, source: await demoPhoto(2), referenceFrameTimeSeconds: 0 })).rejects.toMatchObject({
+        reason: 'no_face_in_target',
+        message: 'no face found on the GIF frame at 0 s (frame 0)',
+      });
+      const blank = await panGif({ ...PAN, frames: 0, lead: 3 }, [100, 100, 100], 0);
+      await expect(swapGif({ target: blank, source: await demoPhoto(2) })).rejects.toMatchObject({
+        reason: 'no_face_in_target',
+        message: "no face found on any of the GIF's 3 frames",
+      });
+    });
+  });
+
   it('refuses a target that is not a GIF', async () => {
     await expect(swapGif({ target: await demoPhoto(1), source: await demoPhoto(2) })).rejects.toMatchObject({ reason: 'unsupported_format' });
   });

@@ -15,7 +15,7 @@ import { ComputePool } from '../../src/pool/compute-pool';
 import { probeVideo } from '../../src/video/probe-video';
 import { readFrames } from '../../src/video/read-frames';
 import { swapVideo } from '../../src/video/swap-video';
-import { demoPhoto, panVideo, personAt, type Pan, type Person } from '../fixtures/pan-clip';
+import { demoPhoto, faceOnFrame, panVideo, personAt, type Pan, type Person } from '../fixtures/pan-clip';
 
 const run = promisify(execFile);
 
@@ -71,6 +71,13 @@ async function framesAt(file: string, indices: number[]): Promise<Map<number, Sa
     out.set(index, { image, faces: faces.map((face) => ({ person: personAt(PAN, index, face.box.x + face.box.width / 2), face })) });
   }
   return out;
+}
+
+/** The part of a box inside the frame, in whole pixels. */
+function onScreen(box: Box): Box {
+  const [left, top] = [Math.max(0, Math.round(box.x)), Math.max(0, Math.round(box.y))];
+  const [right, bottom] = [Math.min(PAN.width, Math.round(box.x + box.width)), Math.min(PAN.height, Math.round(box.y + box.height))];
+  return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
 function meanPixelChange(a: RgbImage, b: RgbImage, box: Box): number {
@@ -185,6 +192,46 @@ describe('video swap', () => {
     }
   });
 
+  describe('without a reference time, on a clip opening on 1 s of blank frames', () => {
+    // 25 blank frames, then 25 of the pan: A and B from 1 s on. Frames are looked at every 0.5 s
+    // (every 13th at 25 fps): the first with a face is frame 26, at 1.04 s.
+    const LEAD: Pan = { ...PAN, frames: 25, lead: 25 };
+    let opening: string;
+    beforeAll(async () => {
+      opening = path.join(dir, 'opening.mp4');
+      await panVideo(LEAD, FPS, opening, false);
+    });
+
+    it('picks the person on the first frame with a face, and names that frame', async () => {
+      await expect(swapVideo({ input: opening, output: path.join(dir, 'no-such-face.mp4'), source: await demoPhoto(2), targetFaceIndex: 4 })).rejects.toMatchObject({
+        reason: 'face_index_out_of_range',
+        message: 'face index 4 is out of range: the frame at 1.04 s (the first with a face) has 2 faces (0-1)',
+      });
+      const output = path.join(dir, 'opening-swapped.mp4');
+      await swapVideo({ input: opening, output, source: await demoPhoto(2), targetFaceIndex: 1 });
+      const [before, after] = [await imagesAt(opening, [10, 30, 45]), await imagesAt(output, [10, 30, 45])];
+      expect(meanPixelChange(before.get(10)!, after.get(10)!, { x: 0, y: 0, width: PAN.width, height: PAN.height }), 'blank frame 10').toBeLessThan(2);
+      for (const index of [30, 45]) {
+        const [b, a] = [before.get(index)!, after.get(index)!];
+        expect(meanPixelChange(b, a, onScreen(faceOnFrame(LEAD, index - 25, 'B'))), `B on frame ${index}`).toBeGreaterThan(10);
+        expect(meanPixelChange(b, a, onScreen(faceOnFrame(LEAD, index - 25, 'A'))), `A on frame ${index}`).toBeLessThan(5);
+      }
+    });
+
+    it('refuses the blank frame when it is named, and a clip with no face at all', async () => {
+      await expect(swapVideo({ input: opening, output: path.join(dir, 'named.mp4'), source: await demoPhoto(2), referenceFrameTimeSeconds: 0 })).rejects.toMatchObject({
+        reason: 'no_face_in_target',
+        message: 'no face found on the frame at 0 s',
+      });
+      const blank = path.join(dir, 'blank.mp4');
+      await panVideo({ ...PAN, frames: 0, lead: 25 }, FPS, blank, false);
+      await expect(swapVideo({ input: blank, output: path.join(dir, 'blank-swapped.mp4'), source: await demoPhoto(2) })).rejects.toMatchObject({
+        reason: 'no_face_in_target',
+        message: 'no face found on any frame of the video (looked at every 0.5 s)',
+      });
+    });
+  });
+
   it('refuses a frame time outside the video', async () => {
     await expect(swapVideo({ input: clip, output: path.join(dir, 'late.mp4'), faceSwaps: [{ frameTimeSeconds: 5, faceIndex: 0, source: await demoPhoto(2) }] })).rejects.toMatchObject({
       reason: 'frame_time_out_of_range',
@@ -243,7 +290,7 @@ describe('video swap on a pool of two render threads', () => {
     const output = path.join(dir, 'refused-on-pool.mp4');
     await expect(swapVideoOnPool(pool, { input: clip, output, source: await demoPhoto(2), targetFaceIndex: 4, minChunkSeconds: 0.5 }, (percent) => progress.push(percent))).rejects.toMatchObject({
       reason: 'face_index_out_of_range',
-      message: 'face index 4 is out of range: the frame at 0 s has 2 faces (0-1)',
+      message: 'face index 4 is out of range: the frame at 0 s (the first with a face) has 2 faces (0-1)',
     });
     expect(progress).toEqual([0]);
     await expect(stat(output)).rejects.toMatchObject({ code: 'ENOENT' });
