@@ -1,4 +1,5 @@
 import type { RgbImage } from '../faces/decode-image';
+import { lookCloser } from '../faces/closer-look';
 import { detectFaces, type Face } from '../faces/detect-faces';
 import { isNear, nearestFace } from './face-motion';
 
@@ -17,7 +18,10 @@ export const FRAME_PADDING = 0.25;
  * just under its threshold (measured: a looking-down face at 640x360, missed on 12 of 40 frames of a
  * pan while fully in view) is often found at the other scale. Padding every frame would shrink every
  * face in the detector's input and shift its descriptor (by about 2 on 100 px faces), enough to
- * lose people identified by descriptor.
+ * lose people identified by descriptor. The faces that may be a followed person's then take their
+ * mesh from a second look on a crop around each (`lookCloser`), those found on the padded frame
+ * too: left with the frame's own mesh, the looking-down face of the quality report's MP4 pan swelled
+ * by a fifth and tilted on the frames where it was missed at first or found out of reach.
  */
 export async function detectFollowing(image: RgbImage, followed: readonly (Face | null)[], descriptors: boolean): Promise<Face[]> {
   // Only the followed people's faces are swapped: only theirs are looked at again near the edge.
@@ -26,9 +30,14 @@ export async function detectFollowing(image: RgbImage, followed: readonly (Face 
   // edge, coming back into view, got a mesh a fifth too wide until the next keyframe).
   const anyone = descriptors && followed.some((last) => last === null);
   const refine = (face: Face) => anyone || followed.some((last) => last !== null && isNear(last, face));
-  const faces = await detectFaces(image, { descriptors, refine });
-  const lost = followed.some((last) => last !== null && !faces.some((face) => isNear(last, face)));
-  if (!lost) return faces;
-  const padded = await detectFaces(image, { descriptors, padding: FRAME_PADDING });
-  return [...faces, ...padded.filter((face) => nearestFace(face, faces) === null)];
+  const found = await detectFaces(image, { descriptors, refine });
+  const looked = await Promise.all(found.map((face) => (refine(face) ? lookCloser(image, face) : face)));
+  const isLost = (faces: Face[]) => followed.some((last) => last !== null && !faces.some((face) => isNear(last, face)));
+  if (!isLost(looked)) return looked;
+  // Someone followed is near no face: any may be theirs (the frame's own mesh can be half as large
+  // again as the closer look's, out of reach), so every face is looked at closer.
+  const all = await Promise.all(looked.map((face, i) => (refine(found[i]!) ? face : lookCloser(image, face))));
+  if (!isLost(all)) return all;
+  const padded = (await detectFaces(image, { descriptors, padding: FRAME_PADDING })).filter((face) => nearestFace(face, found) === null);
+  return [...all, ...(await Promise.all(padded.map((face) => lookCloser(image, face))))];
 }

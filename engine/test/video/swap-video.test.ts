@@ -73,6 +73,9 @@ async function framesAt(file: string, indices: number[]): Promise<Map<number, Sa
   return out;
 }
 
+/** The middle of a person's head box (the pan's layout runs from the hair to the neck): the face's own pixels. */
+const middleOf = (box: Box): Box => ({ x: box.x + 0.2 * box.width, y: box.y + 0.3 * box.height, width: 0.6 * box.width, height: 0.4 * box.height });
+
 /** The part of a box inside the frame, in whole pixels. */
 function onScreen(box: Box): Box {
   const [left, top] = [Math.max(0, Math.round(box.x)), Math.max(0, Math.round(box.y))];
@@ -213,7 +216,7 @@ describe('video swap', () => {
       expect(meanPixelChange(before.get(10)!, after.get(10)!, { x: 0, y: 0, width: PAN.width, height: PAN.height }), 'blank frame 10').toBeLessThan(2);
       for (const index of [30, 45]) {
         const [b, a] = [before.get(index)!, after.get(index)!];
-        expect(meanPixelChange(b, a, onScreen(faceOnFrame(LEAD, index - 25, 'B'))), `B on frame ${index}`).toBeGreaterThan(10);
+        expect(meanPixelChange(b, a, onScreen(middleOf(faceOnFrame(LEAD, index - 25, 'B')))), `B on frame ${index}`).toBeGreaterThan(10);
         expect(meanPixelChange(b, a, onScreen(faceOnFrame(LEAD, index - 25, 'A'))), `A on frame ${index}`).toBeLessThan(5);
       }
     });
