@@ -1,9 +1,9 @@
 import type { RgbImage } from '../faces/decode-image';
 import { detectFaces, type Face } from '../faces/detect-faces';
 
-/** A frame's index and the faces on it, detected with descriptors (for the identity gallery). */
+/** Which of the frames looked at a face was first found on (counting from 0), and the faces on it, detected with descriptors (for the identity gallery). */
 export interface FacesOnFrame {
-  index: number;
+  looked: number;
   faces: Face[];
 }
 
@@ -13,11 +13,13 @@ export interface FacesOnFrame {
  * a fade from black, or a face hidden by a hand was refused though the face came a moment later.
  * `signal` stops the search between frames.
  */
-export async function firstFrameWithFaces(frames: AsyncIterable<{ index: number; image: RgbImage }>, signal?: AbortSignal): Promise<FacesOnFrame | null> {
-  for await (const { index, image } of frames) {
+export async function firstFrameWithFaces(frames: AsyncIterable<RgbImage>, signal?: AbortSignal): Promise<FacesOnFrame | null> {
+  let looked = 0;
+  for await (const image of frames) {
     signal?.throwIfAborted();
     const faces = await detectFaces(image, { descriptors: true });
-    if (faces.length > 0) return { index, faces };
+    if (faces.length > 0) return { looked, faces };
+    looked++;
   }
   return null;
 }

@@ -76,12 +76,8 @@ async function referenceFrame(gif: DecodedGif, seconds: number | undefined): Pro
     const index = gifFrameAt(gif.delays, seconds);
     return { faces: await detectFaces(gifFrame(gif, index), { descriptors: true }), label: `the GIF frame at ${seconds} s (frame ${index})` };
   }
-  const found = await firstFrameWithFaces(indexed(gif));
+  const found = await firstFrameWithFaces(framesOf(gif));
   if (!found) return { faces: [], label: `any of the GIF's ${gif.frames} frames` };
-  const start = Number(gifFrameStart(gif.delays, found.index).toFixed(3));
-  return { faces: found.faces, label: `the GIF frame at ${start} s (frame ${found.index}, the first with a face)` };
-}
-
-async function* indexed(gif: DecodedGif) {
-  for (let index = 0; index < gif.frames; index++) yield { index, image: gifFrame(gif, index) };
+  const start = Number(gifFrameStart(gif.delays, found.looked).toFixed(3));
+  return { faces: found.faces, label: `the GIF frame at ${start} s (frame ${found.looked}, the first with a face)` };
 }

@@ -88,13 +88,10 @@ async function firstWithFaces(file: string, video: FrameSource, signal: AbortSig
   const step = Math.max(1, Math.round(SCAN_STEP_SECONDS * video.fps));
   const found = await firstFrameWithFaces(everyStep(readFrames(file, video), step), signal);
   if (!found) return { faces: [], label: `any frame of the video (looked at every ${SCAN_STEP_SECONDS} s)` };
-  return { faces: found.faces, label: `the frame at ${Number((found.index / video.fps).toFixed(3))} s (the first with a face)` };
+  return { faces: found.faces, label: `the frame at ${Number(((found.looked * step) / video.fps).toFixed(3))} s (the first with a face)` };
 }
 
 async function* everyStep(frames: AsyncIterable<RgbImage>, step: number) {
   let index = 0;
-  for await (const image of frames) {
-    if (index % step === 0) yield { index, image };
-    index++;
-  }
+  for await (const image of frames) if (index++ % step === 0) yield image;
 }
