@@ -34,42 +34,75 @@ export interface FollowedFrame {
  * where the detector misses a followed face (half out of the frame at the end of a pan), or finds
  * it cut by the frame's edge, its pixels are tracked from the frame before (`trackFace`; see
  * `sighting`). Frames are held until the next keyframe is known, so at most `keyframeInterval`
- * frames are in memory at once.
+ * frames are in memory at once; while no one followed is seen, up to `HOLD_BYTES` of frames are
+ * (`isHeld`), so a person first found later is followed back through them.
  */
 export async function* followFaces(frames: AsyncIterable<RgbImage>, gallery: IdentityGallery, options: FollowOptions): AsyncGenerator<FollowedFrame> {
   const locator = new PeopleLocator(gallery, options.verifyEvery);
   let last: Sighting | null = null;
   let lastImage: RgbImage | null = null;
   let pending: RgbImage[] = [];
+  // Where people are on the last pending frame, when it is a keyframe located while frames were held.
+  let onLastPending: Sighting | null = null;
   // The caller swaps each frame in place once it is yielded, so a keyframe is kept as it came: its
   // pixels are matched on the frames after it (`trackFace`), and a swapped face matches nothing
   // (mean grey difference 33 at the right place, over the tracker's cut-off of 30).
   const asItCame = (image: RgbImage): RgbImage => ({ ...image, rgb: Uint8Array.from(image.rgb) });
+  let sinceKeyframe = 0;
   for await (const image of frames) {
     if (!last || !lastImage) {
       last = await locator.locate(image, null);
       lastImage = asItCame(image);
-      yield { image, faces: last.people };
+      // With no one on it, the first frame waits with the frames held after it (`isHeld`).
+      if (isHeld(last, last, [])) pending.push(image);
+      else yield { image, faces: last.people };
       continue;
     }
     pending.push(image);
-    if (pending.length < options.keyframeInterval) continue;
+    onLastPending = null;
+    if (++sinceKeyframe % options.keyframeInterval !== 0) continue;
+    const found = await locator.locate(image, last);
+    if (isHeld(last, found, pending)) {
+      onLastPending = found;
+      continue;
+    }
     const keyframe = asItCame(image);
-    last = yield* settle(locator, { ...last, image: lastImage }, pending);
+    last = yield* settle({ ...last, image: lastImage }, pending, found);
     lastImage = keyframe;
     pending = [];
+    sinceKeyframe = 0;
   }
-  if (last && lastImage && pending.length > 0) yield* settle(locator, { ...last, image: lastImage }, pending);
+  if (last && lastImage && pending.length > 0) {
+    const found = onLastPending ?? (await locator.locate(pending.at(-1)!, last));
+    yield* settle({ ...last, image: lastImage }, pending, found);
+  }
+}
+
+/**
+ * Frames held back, at most, while no one followed has been seen since the last keyframe yielded:
+ * 128 MB (46 frames of 1280x720, 185 of 640x360).
+ */
+const HOLD_BYTES = 128 * 1024 * 1024;
+
+/**
+ * Whether frames are held back rather than yielded at a keyframe where no one followed is seen, as
+ * on the keyframe before: should someone be found on a later keyframe, they are followed back from
+ * there through every frame held. A person the detector misses at a clip's start (a hand over
+ * half their face, half cut by the edge) is then swapped from the first frame they can be tracked
+ * on, where before every frame until the first keyframe they were found on kept its own face.
+ */
+function isHeld(last: Sighting, found: Sighting, pending: RgbImage[]): boolean {
+  const nobody = (sighting: Sighting) => sighting.people.every((face) => face === null);
+  return nobody(last) && nobody(found) && pending.reduce((bytes, frame) => bytes + frame.rgb.length, 0) < HOLD_BYTES;
 }
 
 /** A keyframe's sighting with the frame itself. */
 type SeenOn = Sighting & { image: RgbImage };
 
-/** Locates people on the last of `frames` (a keyframe), then on the frames before it. */
-async function* settle(locator: PeopleLocator, last: SeenOn, frames: RgbImage[]): AsyncGenerator<FollowedFrame, Sighting> {
+/** People on the last of `frames` (a keyframe, where they were `found`), then on the frames before it. */
+async function* settle(last: SeenOn, frames: RgbImage[], found: Sighting): AsyncGenerator<FollowedFrame, Sighting> {
   const keyframe = frames.at(-1)!;
   const between = frames.slice(0, -1);
-  const found = await locator.locate(keyframe, last);
   // Each person's detected place and size are smoothed over keyframes (not where the edge cuts the face: `sighting` tracks it there).
   const steadied = found.people.map((face, person) => {
     const previous = last.people[person];
@@ -103,16 +136,18 @@ async function facesBetween(from: SeenOn, to: SeenOn, frames: RgbImage[]): Promi
     }
   });
   if (tracked.length === 0) return faces;
-  const detected: Face[][] = [];
-  // Faces cut by the edge are looked for where a followed person was last seen near it.
-  for (const frame of frames) detected.push(await detectFollowing(frame, [...from.people, ...to.people], false));
-  const taken = detected.map(() => new Set<Face>());
-  const follow = (person: number, start: Face | null, startImage: RgbImage, order: number[]) => {
+  // Faces cut by the edge are looked for where a followed person was last seen near it. Each frame
+  // is searched once someone is followed onto it: followed back through frames held from a clip's
+  // start, a person is lost long before its first frame.
+  const detected: Promise<Face[]>[] = [];
+  const facesOn = (i: number) => (detected[i] ??= detectFollowing(frames[i]!, [...from.people, ...to.people], false));
+  const taken = frames.map(() => new Set<Face>());
+  const follow = async (person: number, start: Face | null, startImage: RgbImage, order: number[]) => {
     let previous = start;
     let previousImage = startImage;
     for (const i of order) {
       if (!previous || faces[i]![person]) return;
-      const found = nearestFace(previous, detected[i]!, taken[i]);
+      const found = nearestFace(previous, await facesOn(i), taken[i]);
       if (found) taken[i]!.add(found);
       // Followed frame by frame, each detection is steadied against the frame before, as a keyframe's is against the keyframe before.
       const steady = found && !cutByEdge(found, frames[i]!);
@@ -122,8 +157,8 @@ async function facesBetween(from: SeenOn, to: SeenOn, frames: RgbImage[]): Promi
     }
   };
   const forwards = frames.map((_, i) => i);
-  for (const person of tracked) follow(person, from.people[person] ?? null, from.image, forwards);
-  for (const person of tracked) follow(person, to.people[person] ?? null, to.image, [...forwards].reverse());
+  for (const person of tracked) await follow(person, from.people[person] ?? null, from.image, forwards);
+  for (const person of tracked) await follow(person, to.people[person] ?? null, to.image, [...forwards].reverse());
   for (const person of tracked) fillGaps(faces, person, from.people[person] ?? null, to.people[person] ?? null);
   return faces;
 }
