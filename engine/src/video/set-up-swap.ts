@@ -54,7 +54,7 @@ export async function setUpVideoSwap(input: SetUpInput, signal?: AbortSignal): P
  * less is missed, and a video with no face at all is refused after a detection every half second
  * (a two-minute one after 240).
  */
-export const SCAN_STEP_SECONDS = 0.5;
+const SCAN_STEP_SECONDS = 0.5;
 
 /** The frames the people are named on, each decoded once and detected with descriptors. */
 async function referenceFrames({ file, video, people }: SetUpInput, signal: AbortSignal | undefined): Promise<ReferenceFrame[]> {
