@@ -80,7 +80,7 @@ export async function* followFaces(frames: AsyncIterable<RgbImage>, gallery: Ide
 
 /**
  * Frames held back, at most, while no one followed has been seen since the last keyframe yielded:
- * 128 MB (46 frames of 1280x720, 185 of 640x360).
+ * 128 MiB (48 frames of 1280x720, 194 of 640x360, 21 of 1920x1080).
  */
 const HOLD_BYTES = 128 * 1024 * 1024;
 
