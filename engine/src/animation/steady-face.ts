@@ -1,7 +1,7 @@
 import type { RgbImage } from '../faces/decode-image';
 import { meshBox, meshExtent, type Face } from '../faces/detect-faces';
-import { meshCentre, movedSmoothly } from './face-motion';
-import { expectedAs, trackFace } from './track-face';
+import { isNear, meshCentre } from './face-motion';
+import { expectedAs, sizeRatio, trackFace } from './track-face';
 
 /**
  * How far a detected face moves towards where its pixels on the frame before say it is, in place
@@ -30,8 +30,12 @@ const STEADY_REACH = 0.1;
  * too fast to be interpolated is left as found.
  */
 export function steadiedFace(found: Face, previous: Face, before: RgbImage, image: RgbImage): Face {
-  if (!movedSmoothly(previous, found)) return found;
-  const tracked = trackFace(before, image, previous, { ...expectedAs(previous, found, STEADY_REACH), scaleSearch: STEADY_REACH });
+  if (!isNear(previous, found)) return found;
+  // The scale is searched from the earlier face's own size to the detection's and a little beyond
+  // either, so the pixels tell how much the face truly grew, whatever the detection says.
+  const ratio = sizeRatio(previous, found);
+  const middle = Math.sqrt(ratio);
+  const tracked = trackFace(before, image, previous, { ...expectedAs(previous, found, STEADY_REACH, middle), scaleSearch: Math.abs(ratio - 1) / (2 * middle) + STEADY_REACH });
   if (!tracked) return found;
   const [[tx, ty], [fx, fy]] = [meshCentre(tracked.mesh), meshCentre(found.mesh)];
   if (Math.hypot(tx - fx, ty - fy) > STEADY_REACH * Math.sqrt(found.box.width * found.box.height)) return found;

@@ -84,11 +84,15 @@ export interface Expected {
  * grown as its box grows, about the box's centre (a zoom), and shifted so its mesh's centre lands
  * on `there`'s; searched up to `search` of its size around that.
  */
-export function expectedAs(face: Face, there: Face, search: number): Expected {
-  const scale = Math.sqrt((there.box.width * there.box.height) / (face.box.width * face.box.height));
+export function expectedAs(face: Face, there: Face, search: number, scale = sizeRatio(face, there)): Expected {
   const [[fx, fy], [tx, ty]] = [meshCentre(face.mesh), meshCentre(there.mesh)];
   const [bx, by] = [face.box.x + face.box.width / 2, face.box.y + face.box.height / 2];
   return { dx: tx - (bx + (fx - bx) * scale), dy: ty - (by + (fy - by) * scale), scale, search };
+}
+
+/** How many times larger `there`'s box is than `face`'s (the square root of their areas' ratio). */
+export function sizeRatio(face: Face, there: Face): number {
+  return Math.sqrt((there.box.width * there.box.height) / (face.box.width * face.box.height));
 }
 
 /** A move of a face's box: grown by `scale` about its centre, then shifted. */

@@ -7,6 +7,8 @@ import { detectFaces, type Face } from '../../src/faces/detect-faces';
 import { largestIndex } from '../../src/faces/face-order';
 import { cameraFrames } from '../faces/fixtures';
 import { meshSpread } from '../quality/mesh-spread';
+import { expectedOnHandPan, HAND_PAN, handPan, handPanWindow, type HandPan } from '../fixtures/hand-pan';
+import { videoFollowOptions } from '../../src/video/swap-chunk';
 
 /**
  * A 640x360 camera zooming from 1 to 1.5 times over thirteen frames towards demo photo 6's second
@@ -101,3 +103,39 @@ describe('a person followed through a zoom', () => {
     expect(wobble(errors).size).toBeLessThan(0.75 * wobble(detected).size);
   });
 });
+
+describe('a person followed with a hand across their face', () => {
+  // Under the hand the looks at her face (the frame's, the closer look's, the padded frame's) size
+  // it up to a third apart, from one frame to the next.
+  it('grows and shrinks by at most an eighth from one frame to the next, as the video swap follows her', async () => {
+    const pan = await handPan();
+    const first = await firstWithHer(pan);
+    const gallery = IdentityGallery.fromReferences([{ faces: first.faces, picks: [{ person: 0, pick: { faceIndex: first.index, frameLabel: 'her first frame' } }] }]);
+    const sizes: number[] = [];
+    let index = 0;
+    for await (const frame of followFaces(each(pan.frames), gallery, videoFollowOptions(25))) {
+      const face = frame.faces[0];
+      expect(face, `frame ${index}`).toBeTruthy();
+      sizes.push(meshSpread(face!.mesh) / (meshSpread(pan.person.mesh) * (HAND_PAN.width / handPanWindow(index).width)));
+      index++;
+    }
+
+    const steps = sizes.slice(1).map((size, i) => Math.abs(Math.log(size / sizes[i]!)));
+    expect(Math.max(...steps)).toBeLessThan(0.125);
+  });
+});
+
+async function* each(frames: RgbImage[]) {
+  yield* frames;
+}
+
+/** The first frame of the hand pan on which a face is found where she is: its faces, and which is hers. */
+async function firstWithHer({ frames, person }: HandPan): Promise<{ faces: Face[]; index: number }> {
+  for (const [i, frame] of frames.entries()) {
+    const faces = await detectFaces(frame, { descriptors: true });
+    const at = expectedOnHandPan(person, i);
+    const index = faces.findIndex((face) => Math.hypot(meshCentre(face.mesh)[0] - at.x, meshCentre(face.mesh)[1] - at.y) < 0.2 * at.width);
+    if (index >= 0) return { faces, index };
+  }
+  throw new Error('she is found on no frame');
+}
