@@ -15,9 +15,9 @@ import { expectedAs, sizeRatio, trackFace } from './track-face';
  */
 const STEADYING = 0.5;
 /**
- * Beyond this share of the face's size apart (or of its size grown or shrunk), the two disagree
- * about more than the mesh's jitter (the head turned, or the pixels matched something else): the
- * detection is taken as it is.
+ * Beyond this share of the face's size apart, the two disagree about more than the mesh's jitter
+ * (the head turned, or the pixels matched something else): the detection is taken as it is. The
+ * pixels' scale is searched this far beyond the earlier size and the detection's.
  */
 const STEADY_REACH = 0.1;
 
@@ -25,9 +25,10 @@ const STEADY_REACH = 0.1;
  * A person's face detected on `image`, `found`, moved and grown part of the way towards where and
  * how large their face `previous`, seen on an earlier frame `before` (the keyframe before, or the
  * frame before when the person is followed frame by frame), is on this one by its pixels
- * (`trackFace`, searched around the detection in place and scale): place and size are smoothed over
- * the detections while the shape (a turn, an open mouth) stays the detector's. A face that moved
- * too fast to be interpolated is left as found.
+ * (`trackFace`, searched around the detection in place, and from the earlier size to the
+ * detection's in scale): place and size are smoothed over the detections while the shape (a turn,
+ * an open mouth) stays the detector's. A face out of the earlier one's reach (`isNear`) is left as
+ * found.
  */
 export function steadiedFace(found: Face, previous: Face, before: RgbImage, image: RgbImage): Face {
   if (!isNear(previous, found)) return found;

@@ -81,8 +81,8 @@ export interface Expected {
 
 /**
  * Where to look for `face` on a frame where it is expected as `there` (interpolated, or detected):
- * grown as its box grows, about the box's centre (a zoom), and shifted so its mesh's centre lands
- * on `there`'s; searched up to `search` of its size around that.
+ * grown as its box grows (or by `scale`), about the box's centre (a zoom), and shifted so its mesh's
+ * centre lands on `there`'s; searched up to `search` of its size around that.
  */
 export function expectedAs(face: Face, there: Face, search: number, scale = sizeRatio(face, there)): Expected {
   const [[fx, fy], [tx, ty]] = [meshCentre(face.mesh), meshCentre(there.mesh)];
