@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { meshCentre } from '../../src/animation/face-motion';
 import { followFaces } from '../../src/animation/follow-faces';
 import { IdentityGallery } from '../../src/animation/identity-gallery';
 import type { RgbImage } from '../../src/faces/decode-image';
 import { detectFaces, type Face } from '../../src/faces/detect-faces';
-import { expectedOnHandPan, handPan } from '../fixtures/hand-pan';
+import { handPan, isHersOnHandPan } from '../fixtures/hand-pan';
 
 /** The first 8 frames of the quality report's MP4 pan with a hand across her face (`handPan`). */
 const FRAMES = 8;
@@ -14,11 +13,7 @@ const KEYFRAMES = { keyframeInterval: 1, verifyEvery: 5 };
 let frames: RgbImage[];
 let person: Face;
 
-const isHers = (face: Face, index: number) => {
-  const at = expectedOnHandPan(person, index);
-  const [x, y] = meshCentre(face.mesh);
-  return Math.hypot(x - at.x, y - at.y) < 0.2 * at.width;
-};
+const isHers = (face: Face, index: number) => isHersOnHandPan(face, person, index);
 
 beforeAll(async () => {
   ({ frames, person } = await handPan(FRAMES));
@@ -42,9 +37,9 @@ describe('people the detector misses on a clip’s first frames', () => {
     followed.forEach((face, i) => expect(face !== null && isHers(face, i), `frame ${i}`).toBe(true));
   });
 
-  it('are waited for with at most 128 MB of frames held back, frames with no one yielded after that', async () => {
+  it('are waited for with at most 128 MiB of frames held back, frames with no one yielded after that', async () => {
     const gallery = IdentityGallery.fromReferences([{ faces: await detectFaces(frames[2]!, { descriptors: true }), picks: [{ person: 0, pick: { frameLabel: 'frame 2' } }] }]);
-    // Blank 1920x1080 frames, 6.2 MB each: 128 MB is 21 of them.
+    // Blank 1920x1080 frames, 5.9 MiB each: 128 MiB is 21 of them.
     const blank = { rgb: new Uint8Array(1920 * 1080 * 3).fill(128), width: 1920, height: 1080 };
     let pulled = 0;
     async function* blanks() {

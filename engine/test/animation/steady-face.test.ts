@@ -7,7 +7,7 @@ import { detectFaces, type Face } from '../../src/faces/detect-faces';
 import { largestIndex } from '../../src/faces/face-order';
 import { cameraFrames } from '../faces/fixtures';
 import { meshSpread } from '../quality/mesh-spread';
-import { expectedOnHandPan, HAND_PAN, handPan, handPanWindow, type HandPan } from '../fixtures/hand-pan';
+import { HAND_PAN, handPan, handPanWindow, isHersOnHandPan, type HandPan } from '../fixtures/hand-pan';
 import { videoFollowOptions } from '../../src/video/swap-chunk';
 
 /**
@@ -133,8 +133,7 @@ async function* each(frames: RgbImage[]) {
 async function firstWithHer({ frames, person }: HandPan): Promise<{ faces: Face[]; index: number }> {
   for (const [i, frame] of frames.entries()) {
     const faces = await detectFaces(frame, { descriptors: true });
-    const at = expectedOnHandPan(person, i);
-    const index = faces.findIndex((face) => Math.hypot(meshCentre(face.mesh)[0] - at.x, meshCentre(face.mesh)[1] - at.y) < 0.2 * at.width);
+    const index = faces.findIndex((face) => isHersOnHandPan(face, person, i));
     if (index >= 0) return { faces, index };
   }
   throw new Error('she is found on no frame');
