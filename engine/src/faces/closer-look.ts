@@ -54,7 +54,6 @@ function resampled(image: RgbImage, left: number, top: number, scale: number): R
   const out = new Uint8Array(CROP_SIDE * CROP_SIDE * 3);
   for (let cy = 0; cy < CROP_SIDE; cy++) {
     for (let cx = 0; cx < CROP_SIDE; cx++) {
-      // Channels spelt out in locals: an array of three sums per pixel was most of the time.
       let r = 0, g = 0, b = 0;
       for (let ty = cy * taps, lastY = ty + taps; ty < lastY; ty++) {
         const fy = rows.share[ty]!, above = rows.first[ty]! * row;
