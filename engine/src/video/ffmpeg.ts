@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, type ExecFileException } from 'node:child_process';
 import { promisify } from 'node:util';
 import { EngineError } from '../faces/engine-error';
 
@@ -16,20 +16,36 @@ export const ffprobePath = () => process.env.DOPPEL_FFPROBE_PATH ?? 'ffprobe';
  */
 const seenRunning = new Set<string>();
 
-async function runs(binary: string): Promise<boolean> {
-  if (seenRunning.has(binary)) return true;
+/** How long a binary may take to answer `-version`. */
+const VERSION_TIMEOUT_MS = 10_000;
+
+/** Null when `binary` runs, else why it did not, in words an operator can act on. */
+async function whyNotRunning(binary: string): Promise<string | null> {
+  if (seenRunning.has(binary)) return null;
   try {
-    await run(binary, ['-version'], { timeout: 10_000 });
+    await run(binary, ['-version'], { timeout: VERSION_TIMEOUT_MS });
     seenRunning.add(binary);
-    return true;
-  } catch {
-    return false;
+    return null;
+  } catch (error) {
+    return failure(error);
   }
 }
 
+/** A failed `-version` run, as the cause the refusal names (the message alone gave operators nothing to go on). */
+function failure(error: unknown): string {
+  const { code, killed, signal, stderr } = error as ExecFileException & { stderr?: string };
+  if (code === 'ENOENT') return 'not found';
+  if (code === 'EACCES') return 'not executable';
+  if (killed) return `no answer to -version within ${VERSION_TIMEOUT_MS / 1000} s`;
+  if (signal) return `killed by ${signal}`;
+  const said = stderr?.trim().split('\n')[0];
+  if (typeof code === 'number') return `exited with code ${code}${said ? `: ${said}` : ''}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** True when ffmpeg can be run; video tasks fail with a clear error when it cannot. */
-export function ffmpegAvailable(): Promise<boolean> {
-  return runs(ffmpegPath());
+export async function ffmpegAvailable(): Promise<boolean> {
+  return (await whyNotRunning(ffmpegPath())) === null;
 }
 
 /**
@@ -42,10 +58,10 @@ export async function requireFfmpeg(): Promise<void> {
     [ffprobePath(), 'DOPPEL_FFPROBE_PATH'],
   ] as const;
   // Both asked at once: each run starts the binary (70-90 ms).
-  const running = await Promise.all(binaries.map(([binary]) => runs(binary)));
-  const missing = binaries.find((_, i) => !running[i]);
-  if (missing) {
-    const [binary, variable] = missing;
-    throw new EngineError('ffmpeg_unavailable', `video processing needs ${binary}, which cannot be run: install ffmpeg or set ${variable}`);
+  const causes = await Promise.all(binaries.map(([binary]) => whyNotRunning(binary)));
+  const missing = binaries.findIndex((_, i) => causes[i] !== null);
+  if (missing >= 0) {
+    const [binary, variable] = binaries[missing]!;
+    throw new EngineError('ffmpeg_unavailable', `video processing needs ${binary}, which cannot be run (${causes[missing]}): install ffmpeg or set ${variable}`);
   }
 }

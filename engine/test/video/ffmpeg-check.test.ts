@@ -11,12 +11,12 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** A stand-in binary that logs each start to `log`, then exits with `exitCode`. */
-async function loggingBinary(name: string, exitCode: number): Promise<{ binary: string; starts: () => Promise<number> }> {
+/** A stand-in binary that logs each start to `log`, writes `stderr`, then exits with `exitCode`. */
+async function loggingBinary(name: string, exitCode: number, stderr = ''): Promise<{ binary: string; starts: () => Promise<number> }> {
   const binary = path.join(dir, name);
   const log = `${binary}.log`;
   await writeFile(log, '');
-  await writeFile(binary, `#!/bin/sh\necho started >> '${log}'\nexit ${exitCode}\n`);
+  await writeFile(binary, `#!/bin/sh\necho started >> '${log}'\nprintf '${stderr}' >&2\nexit ${exitCode}\n`);
   await chmod(binary, 0o755);
   return { binary, starts: async () => (await readFile(log, 'utf8')).split('\n').filter(Boolean).length };
 }
@@ -55,5 +55,27 @@ describe('the check that ffmpeg runs', () => {
       await expect(requireFfmpeg()).rejects.toMatchObject({ reason: 'ffmpeg_unavailable' });
     });
     expect(await ffprobe.starts()).toBe(2);
+  });
+
+  describe('names why a binary cannot be run', () => {
+    it.each([
+      ['not found', async () => path.join(dir, 'no-such-ffprobe'), '(not found)'],
+      ['not executable', async () => {
+        const binary = path.join(dir, 'ffprobe-not-executable');
+        await writeFile(binary, '#!/bin/sh\n');
+        return binary;
+      }, '(not executable)'],
+      ['exits with an error, with the first line it wrote', async () => (await loggingBinary('ffprobe-libs', 127, 'ffprobe: error while loading shared libraries: libavdevice.so.59\\nsecond line')).binary,
+        '(exited with code 127: ffprobe: error while loading shared libraries: libavdevice.so.59)'],
+    ])('%s', async (_, make, cause) => {
+      const ffmpeg = await loggingBinary('ffmpeg-fine', 0);
+      const ffprobe = await make();
+      await withBinaries(ffmpeg.binary, ffprobe, async () => {
+        await expect(requireFfmpeg()).rejects.toMatchObject({
+          reason: 'ffmpeg_unavailable',
+          message: `video processing needs ${ffprobe}, which cannot be run ${cause}: install ffmpeg or set DOPPEL_FFPROBE_PATH`,
+        });
+      });
+    });
   });
 });

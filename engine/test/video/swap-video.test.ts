@@ -187,7 +187,7 @@ describe('video swap', () => {
     try {
       await expect(swapVideo({ input: clip, output: path.join(dir, 'none.mp4'), source: await demoPhoto(2) })).rejects.toMatchObject({
         reason: 'ffmpeg_unavailable',
-        message: 'video processing needs /nonexistent/ffmpeg, which cannot be run: install ffmpeg or set DOPPEL_FFMPEG_PATH',
+        message: 'video processing needs /nonexistent/ffmpeg, which cannot be run (not found): install ffmpeg or set DOPPEL_FFMPEG_PATH',
       });
     } finally {
       if (saved === undefined) delete process.env.DOPPEL_FFMPEG_PATH;
