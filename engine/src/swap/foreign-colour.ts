@@ -1,4 +1,5 @@
 import { indicesOf } from './mask-indices';
+import { trimmedColour } from './robust-stats';
 
 /**
  * Lightness counts half against colour when two colours are told apart: light and shade move a
@@ -39,6 +40,23 @@ const MAX_SHADE_LIKE = 0.2;
  * is as pale as a pale hand on photo 1's face 1).
  */
 const EVEN_SHARE = 0.4;
+/**
+ * A colour far greyer than the skin, at about its lightness, is another colour too, though it
+ * parts from the skin with no valley between: the quality report's hand (chroma about 11, at the
+ * skin's lightness) passed for the skin of pale or widely lit faces (photo 5's face 3, 17 % of it
+ * kept in front; photo 4's face 3, 21 %). Looked for only on a skin at least `GREYER_SKIN_CHROMA`
+ * colourful (photo 2's faces, chroma 7-11, are as grey as that hand), as the pixels under
+ * `GREYER_CHROMA_SHARE` of the skin's chroma within `GREYER_LIGHTNESS` spreads of its lightness,
+ * either way (shade is darker and keeps the skin's hue; shine is lighter: from 1.5 spreads, photo
+ * 5's face 2's pale shine was taken, and stayed in front as a white patch), when they are at least
+ * `MIN_SHARE` of the skin's pixels and not darker and greyer together (`MAX_SHADE_LIKE`: photo 5's
+ * face 4's brown hair across her cheek was taken, and her eyes behind a drawn glasses frame kept).
+ */
+const GREYER_SKIN_CHROMA = 20;
+const GREYER_CHROMA_SHARE = 0.55;
+const GREYER_LIGHTNESS = 1;
+/** Spreads from the median beyond which a pixel is left out of the skin's statistics (`trimmedColour`) when judging greyer colours. */
+const GREYER_TRIM = 2.5;
 /** Fewer skin pixels than this are too few to tell two colours apart by. */
 const MIN_PIXELS = 50;
 /** Histogram bins across the pixels' spread along the axis (1st to 99th percentile), for the valley. */
@@ -49,7 +67,7 @@ export interface ForeignColour {
   /** The weighted Lab point positions along the axis are measured from, and the axis (a unit vector, lightness weighted). */
   origin: [number, number, number];
   axis: [number, number, number];
-  /** The valley between skin and foreign colour, and the foreign colour's mean, along the axis. */
+  /** The valley between skin and foreign colour (halfway to it, for a greyer colour), and the foreign colour's mean, along the axis. */
   split: number;
   centre: number;
 }
@@ -59,7 +77,8 @@ export interface ForeignColour {
  * skin: another person's hand laid across it. Shade or hair among the skin is not taken for one
  * (see the constants). The pixels are cut in two along the axis their colours
  * spread most on (lightness weighted, `LIGHTNESS_WEIGHT`) by two means, and the cut kept only when
- * the two stand clearly apart with a valley between them. `anchor` (pixel indices: the nose bridge)
+ * the two stand clearly apart with a valley between them; failing that, a colour far greyer than
+ * the skin is looked for (`searchGreyerColour`). `anchor` (pixel indices: the nose bridge)
  * tells which is the skin when the two are about even. Returns the skin's pixels without the
  * foreign colour, and the colour, or null. Not found, a colour `remembered` from the same person's
  * frame before is taken while it is still there (`stillThere`): on a pan over a pale face with a
@@ -85,6 +104,42 @@ function stillThere(lab: Float32Array, learnFrom: Uint8Array, foreign: ForeignCo
 }
 
 function searchForeignColour(lab: Float32Array, learnFrom: Uint8Array, anchor: number[]): { skin: Uint8Array; foreign: ForeignColour } | null {
+  return searchTwoColours(lab, learnFrom, anchor) ?? searchGreyerColour(lab, learnFrom);
+}
+
+/**
+ * A colour far greyer than the skin among the `learnFrom` pixels (see `GREYER_SKIN_CHROMA`), as a
+ * foreign colour on the axis from the skin's median to the greyer pixels' mean, parting from the
+ * skin halfway along it.
+ */
+function searchGreyerColour(lab: Float32Array, learnFrom: Uint8Array): { skin: Uint8Array; foreign: ForeignColour } | null {
+  const indices = indicesOf(learnFrom);
+  if (indices.length < MIN_PIXELS) return null;
+  const skin = trimmedColour(lab, indices, GREYER_TRIM);
+  const [lightness, a, b] = skin.median as [number, number, number];
+  const chroma = Math.hypot(a, b);
+  if (chroma < GREYER_SKIN_CHROMA) return null;
+  const reach = GREYER_LIGHTNESS * skin.spread[0]!;
+  let [sumL, sumA, sumB, count] = [0, 0, 0, 0];
+  for (let n = 0; n < indices.length; n++) {
+    const i = indices[n]! * 3;
+    if (Math.abs(lab[i]! - lightness) > reach || Math.hypot(lab[i + 1]!, lab[i + 2]!) >= GREYER_CHROMA_SHARE * chroma) continue;
+    sumL += LIGHTNESS_WEIGHT * lab[i]!;
+    sumA += lab[i + 1]!;
+    sumB += lab[i + 2]!;
+    count++;
+  }
+  if (count < MIN_SHARE * indices.length) return null;
+  const origin: [number, number, number] = [LIGHTNESS_WEIGHT * lightness, a, b];
+  const towards = [sumL / count - origin[0], sumA / count - a, sumB / count - b];
+  const distance = Math.hypot(...towards);
+  const axis = towards.map((v) => v / distance) as [number, number, number];
+  if (axis[0] * axis[2] >= MAX_SHADE_LIKE) return null;
+  const foreign: ForeignColour = { origin, axis, split: distance / 2, centre: distance };
+  return { skin: withoutForeign(lab, learnFrom, foreign), foreign };
+}
+
+function searchTwoColours(lab: Float32Array, learnFrom: Uint8Array, anchor: number[]): { skin: Uint8Array; foreign: ForeignColour } | null {
   const indices = indicesOf(learnFrom);
   const n = indices.length;
   if (n < MIN_PIXELS) return null;

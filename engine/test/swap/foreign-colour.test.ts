@@ -18,15 +18,16 @@ function normals(seed: number): () => number {
 }
 
 /**
- * A box of skin pixels in Lab, every pixel learnt from, with the columns left of `across` (a share
- * of the box) of `other` colour instead: something lying across the face from its left edge.
+ * A box of skin pixels in Lab (spread by `skinSpread`), every pixel learnt from, with the columns
+ * left of `across` (a share of the box) of `other` colour instead: something lying across the face
+ * from its left edge.
  */
-function skinWith(other: { colour: Lab; spread: Lab; across: number }): { lab: Float32Array; learnFrom: Uint8Array; isOther: (p: number) => boolean } {
+function skinWith(other: { colour: Lab; spread: Lab; across: number }, skinSpread: Lab = SKIN_SPREAD): { lab: Float32Array; learnFrom: Uint8Array; isOther: (p: number) => boolean } {
   const normal = normals(7);
   const lab = new Float32Array(SIZE * SIZE * 3);
   const isOther = (p: number) => p % SIZE < other.across * SIZE;
   for (let p = 0; p < SIZE * SIZE; p++) {
-    const [colour, spread] = isOther(p) ? [other.colour, other.spread] : [SKIN, SKIN_SPREAD];
+    const [colour, spread] = isOther(p) ? [other.colour, other.spread] : [SKIN, skinSpread];
     lab.set([0, 1, 2].map((k) => colour[k]! + spread[k]! * normal()), p * 3);
   }
   return { lab, learnFrom: new Uint8Array(SIZE * SIZE).fill(1), isOther };
@@ -51,6 +52,15 @@ describe('a foreign colour among a face skin', () => {
     // Half of the hand lies beyond its own middle; the skin lies on its side of the valley.
     expect(share(hand, (p) => foreignness(lab, p, found!.foreign) >= 0.5)).toBeGreaterThan(0.8);
     expect(share(skin, (p) => foreignness(lab, p, found!.foreign) === 0)).toBeGreaterThan(0.98);
+  });
+
+  it('finds a hand far greyer than a widely lit skin at about its lightness, where no valley parts the two', () => {
+    const { lab, learnFrom, isOther } = skinWith({ colour: [55, 6, 8], spread: [6, 3, 4], across: 1 / 3 }, [6, 4, 6]);
+    const found = findForeignColour(lab, learnFrom, middle);
+
+    expect(found).not.toBeNull();
+    expect(share(all.filter(isOther), (p) => found!.skin[p] === 1)).toBeLessThan(0.05);
+    expect(share(all.filter((p) => !isOther(p)), (p) => found!.skin[p] === 1)).toBeGreaterThan(0.95);
   });
 
   it('takes the side holding the nose bridge for the skin when a hand covers more of it than is left', () => {
@@ -97,14 +107,15 @@ describe('a foreign colour among a face skin', () => {
   it('takes a colour remembered from the frame before while it is still there, where the search alone loses it', () => {
     const before = skinWith({ colour: [70, 8, 6], spread: [4, 2, 2], across: 1 / 3 });
     const remembered = findForeignColour(before.lab, before.learnFrom, middle)!.foreign;
-    // The next frame: the hand covers half the skin and spreads widely (shaded fingers), no clear valley.
-    const { lab, learnFrom, isOther } = skinWith({ colour: [66, 9, 10], spread: [8, 3, 6], across: 0.5 });
+    // The next frame: the hand covers half the skin and spreads widely (shaded fingers), no clear
+    // valley, and on the whole not much greyer than the skin.
+    const { lab, learnFrom, isOther } = skinWith({ colour: [66, 10, 13], spread: [8, 3, 6], across: 0.5 });
     expect(findForeignColour(lab, learnFrom, middle)).toBeNull();
 
     const found = findForeignColour(lab, learnFrom, middle, remembered);
 
     expect(found?.foreign).toBe(remembered);
-    expect(share(all.filter(isOther), (p) => found!.skin[p] === 1)).toBeLessThan(0.3);
+    expect(share(all.filter(isOther), (p) => found!.skin[p] === 1)).toBeLessThan(0.5);
     expect(share(all.filter((p) => !isOther(p)), (p) => found!.skin[p] === 1)).toBeGreaterThan(0.98);
   });
 
