@@ -23,7 +23,7 @@ const STEADY_REACH = 0.1;
 /**
  * Sizes apart (detection over pixels, either way) up to which the detection keeps its full weight,
  * and from which it has none: the mesh's own jitter stays within 10 % (0.91-1.07 on the quality
- * report's MP4 pan), while a hand across the face swelled the detector's face by 30-35 % there. Met
+ * report's MP4 pan), while a hand across the face swelled the detector's face by 26-40 % there. Met
  * halfway on every frame, such a detection pulled the followed face to its own size within a few
  * frames (45 % too large on the frames she was followed back through, 22 % as she left the frame),
  * and the new face was drawn over the hand.
