@@ -181,9 +181,9 @@ with the fingers over the cheek and the corner of the mouth, then the next face 
 swapped in. Kept: the share of the hand's pixels on the face left as they were (within 12 levels).
 The engine tells what lies across a face by its colour against the face's own skin. This hand is
 paler and greyer than most of the faces: where its colour stands apart from the face's skin as a
-second colour of its own, or is far greyer than a colourful skin, it is kept in front; where it is
-neither (faces as grey as the hand, faces lit by two colours, a hand much lighter than a narrowly
-spread skin), it passes for skin and is drawn over. A person's own hand, the colour of their
+second colour of its own, is far greyer than the skin, or is greyer and lighter and lies beyond the
+face's outline too, it is kept in front; where it is none of these (faces as grey as the hand,
+faces lit by two colours), it passes for skin and is drawn over. A person's own hand, the colour of their
 face, is skin to the engine: Human's hand tracker would find it, but its detector costs 80-110 ms
 per call on this machine, whatever the image's size, and found this hand (fingers without a palm
 or a wrist) on 3 of the 22 faces (docs/engine.md, limits and tried).

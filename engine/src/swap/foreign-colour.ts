@@ -45,16 +45,28 @@ const EVEN_SHARE = 0.4;
  * parts from the skin with no valley between: the quality report's hand (chroma about 11, at the
  * skin's lightness) passed for the skin of pale or widely lit faces (photo 5's face 3, 17 % of it
  * kept in front; photo 4's face 3, 21 %). Looked for only on a skin at least `GREYER_SKIN_CHROMA`
- * colourful (photo 2's faces, chroma 7-11, are as grey as that hand), as the pixels under
- * `GREYER_CHROMA_SHARE` of the skin's chroma within `GREYER_LIGHTNESS` spreads of its lightness,
- * either way (shade is darker and keeps the skin's hue; shine is lighter: from 1.5 spreads, photo
- * 5's face 2's pale shine was taken, and stayed in front as a white patch), when they are at least
- * `MIN_SHARE` of the skin's pixels and not darker and greyer together (`MAX_SHADE_LIKE`: photo 5's
- * face 4's brown hair across her cheek was taken, and her eyes behind a drawn glasses frame kept).
+ * colourful (photo 2's faces, chroma 7-11, are as grey as that hand; the hand across a face of
+ * chroma 18-21 takes its median down to 13.8-17.9: photo 3's face 2, photo 6's faces 1 and 3), as the
+ * pixels under `GREYER_CHROMA_SHARE` of the skin's chroma within `GREYER_LIGHTNESS` spreads of its
+ * lightness, either way (shade is darker and keeps the skin's hue; shine is lighter: from 1.5
+ * spreads, photo 5's face 2's pale shine was taken, and stayed in front as a white patch), when
+ * they are at least `MIN_SHARE` of the skin's pixels and not darker and greyer together
+ * (`MAX_SHADE_LIKE`: photo 5's face 4's brown hair across her cheek was taken, and her eyes behind
+ * a drawn glasses frame kept).
  */
-const GREYER_SKIN_CHROMA = 20;
+const GREYER_SKIN_CHROMA = 13;
 const GREYER_CHROMA_SHARE = 0.55;
 const GREYER_LIGHTNESS = 1;
+/**
+ * Failing that, such pixels from `GREYER_LIGHTNESS` to this many spreads lighter than the skin,
+ * when their colour also lies beyond the face's outline (`BEYOND_SHARE` of the pixels there, within
+ * a spread of its lightness): a hand comes in across the outline, while shine stays on the face.
+ * The report's hand, 1.6 spreads lighter than photo 1's face 0's narrowly spread skin: 5 % and more
+ * of the pixels beyond her outline; photo 5's face 2's shine, as lighter and greyer: 0.2 % at
+ * 1920 px, up to 0.5 % on a 640x360 pan over the photo (where her pale window lies beside her).
+ */
+const GREYER_LIGHTER = 2.5;
+const BEYOND_SHARE = 0.02;
 /** Spreads from the median beyond which a pixel is left out of the skin's statistics (`trimmedColour`) when judging greyer colours. */
 const GREYER_TRIM = 2.5;
 /** Fewer skin pixels than this are too few to tell two colours apart by. */
@@ -78,15 +90,22 @@ export interface ForeignColour {
  * (see the constants). The pixels are cut in two along the axis their colours
  * spread most on (lightness weighted, `LIGHTNESS_WEIGHT`) by two means, and the cut kept only when
  * the two stand clearly apart with a valley between them; failing that, a colour far greyer than
- * the skin is looked for (`searchGreyerColour`). `anchor` (pixel indices: the nose bridge)
+ * the skin is looked for (`searchGreyerColour`; `beyond`, the pixels beyond the face's outline,
+ * tells a hand lighter than the skin from shine). `anchor` (pixel indices: the nose bridge)
  * tells which is the skin when the two are about even. Returns the skin's pixels without the
  * foreign colour, and the colour, or null. Not found, a colour `remembered` from the same person's
  * frame before is taken while it is still there (`stillThere`): on a pan over a pale face with a
  * hand laid across it, detected on every frame as a GIF is, the search found the hand on 3 frames
  * of 12 and the hand flickered off and on; carried, it stayed in front on 4 more.
  */
-export function findForeignColour(lab: Float32Array, learnFrom: Uint8Array, anchor: number[], remembered: ForeignColour | null = null): { skin: Uint8Array; foreign: ForeignColour } | null {
-  const found = searchForeignColour(lab, learnFrom, anchor);
+export function findForeignColour(
+  lab: Float32Array,
+  learnFrom: Uint8Array,
+  anchor: number[],
+  remembered: ForeignColour | null = null,
+  beyond: Uint8Array | null = null,
+): { skin: Uint8Array; foreign: ForeignColour } | null {
+  const found = searchForeignColour(lab, learnFrom, anchor, beyond);
   if (found || !remembered || !stillThere(lab, learnFrom, remembered)) return found;
   return { skin: withoutForeign(lab, learnFrom, remembered), foreign: remembered };
 }
@@ -103,40 +122,57 @@ function stillThere(lab: Float32Array, learnFrom: Uint8Array, foreign: ForeignCo
   return indices.length >= MIN_PIXELS && beyond >= MIN_SHARE * indices.length;
 }
 
-function searchForeignColour(lab: Float32Array, learnFrom: Uint8Array, anchor: number[]): { skin: Uint8Array; foreign: ForeignColour } | null {
-  return searchTwoColours(lab, learnFrom, anchor) ?? searchGreyerColour(lab, learnFrom);
+function searchForeignColour(lab: Float32Array, learnFrom: Uint8Array, anchor: number[], beyond: Uint8Array | null): { skin: Uint8Array; foreign: ForeignColour } | null {
+  return searchTwoColours(lab, learnFrom, anchor) ?? searchGreyerColour(lab, learnFrom, beyond);
 }
 
 /**
  * A colour far greyer than the skin among the `learnFrom` pixels (see `GREYER_SKIN_CHROMA`), as a
  * foreign colour on the axis from the skin's median to the greyer pixels' mean, parting from the
- * skin halfway along it.
+ * skin halfway along it; with `beyond` (the pixels beyond the face's outline), also a lighter one
+ * that lies there too (`GREYER_LIGHTER`).
  */
-function searchGreyerColour(lab: Float32Array, learnFrom: Uint8Array): { skin: Uint8Array; foreign: ForeignColour } | null {
+function searchGreyerColour(lab: Float32Array, learnFrom: Uint8Array, beyond: Uint8Array | null): { skin: Uint8Array; foreign: ForeignColour } | null {
   const indices = indicesOf(learnFrom);
   if (indices.length < MIN_PIXELS) return null;
   const skin = trimmedColour(lab, indices, GREYER_TRIM);
   const [lightness, a, b] = skin.median as [number, number, number];
   const chroma = Math.hypot(a, b);
   if (chroma < GREYER_SKIN_CHROMA) return null;
-  const reach = GREYER_LIGHTNESS * skin.spread[0]!;
-  let [sumL, sumA, sumB, count] = [0, 0, 0, 0];
-  for (let n = 0; n < indices.length; n++) {
-    const i = indices[n]! * 3;
-    if (Math.abs(lab[i]! - lightness) > reach || Math.hypot(lab[i + 1]!, lab[i + 2]!) >= GREYER_CHROMA_SHARE * chroma) continue;
-    sumL += LIGHTNESS_WEIGHT * lab[i]!;
-    sumA += lab[i + 1]!;
-    sumB += lab[i + 2]!;
-    count++;
+  const spread = skin.spread[0]!;
+  const greyerThan = GREYER_CHROMA_SHARE * chroma;
+  const near = lightness + GREYER_LIGHTNESS * spread;
+  let mean = greyerMean(lab, indices, greyerThan, lightness - GREYER_LIGHTNESS * spread, near);
+  if (!mean && beyond) {
+    const lighter = greyerMean(lab, indices, greyerThan, near, lightness + GREYER_LIGHTER * spread);
+    const around = lighter && greyerMean(lab, indicesOf(beyond), greyerThan, lighter[0] / LIGHTNESS_WEIGHT - spread, lighter[0] / LIGHTNESS_WEIGHT + spread, BEYOND_SHARE);
+    if (around) mean = lighter;
   }
-  if (count < MIN_SHARE * indices.length) return null;
+  if (!mean) return null;
   const origin: [number, number, number] = [LIGHTNESS_WEIGHT * lightness, a, b];
-  const towards = [sumL / count - origin[0], sumA / count - a, sumB / count - b];
+  const towards = mean.map((v, k) => v - origin[k]!);
   const distance = Math.hypot(...towards);
   const axis = towards.map((v) => v / distance) as [number, number, number];
   if (axis[0] * axis[2] >= MAX_SHADE_LIKE) return null;
   const foreign: ForeignColour = { origin, axis, split: distance / 2, centre: distance };
   return { skin: withoutForeign(lab, learnFrom, foreign), foreign };
+}
+
+/**
+ * The weighted Lab mean of the pixels of `indices` with chroma under `greyerThan` and lightness
+ * from `from` to `to`, when they are at least `minShare` of them; otherwise null.
+ */
+function greyerMean(lab: Float32Array, indices: Int32Array, greyerThan: number, from: number, to: number, minShare = MIN_SHARE): [number, number, number] | null {
+  let [sumL, sumA, sumB, count] = [0, 0, 0, 0];
+  for (let n = 0; n < indices.length; n++) {
+    const i = indices[n]! * 3;
+    if (lab[i]! < from || lab[i]! > to || Math.hypot(lab[i + 1]!, lab[i + 2]!) >= greyerThan) continue;
+    sumL += lab[i]!;
+    sumA += lab[i + 1]!;
+    sumB += lab[i + 2]!;
+    count++;
+  }
+  return count > 0 && count >= minShare * indices.length ? [(LIGHTNESS_WEIGHT * sumL) / count, sumA / count, sumB / count] : null;
 }
 
 function searchTwoColours(lab: Float32Array, learnFrom: Uint8Array, anchor: number[]): { skin: Uint8Array; foreign: ForeignColour } | null {

@@ -197,12 +197,14 @@ export function faceSkinLikeness(
   const covered = triangleFlags(mesh, topology.triangles, flags, width, height);
   const withBit = (bit: number) => covered.map((f) => (f & bit ? 1 : 0));
   const plainSkin = withBit(SKIN);
-  const found = judging.foreignColour ? findForeignColour(lab, plainSkin, noseBridge(mesh, width, height), judging.rememberedColour) : null;
+  const face = withBit(FACE);
+  const beyondOutline = judging.foreignColour ? face.map((inside) => 1 - inside) : null;
+  const found = judging.foreignColour ? findForeignColour(lab, plainSkin, noseBridge(mesh, width, height), judging.rememberedColour, beyondOutline) : null;
   const skin = learnSkin(lab, found?.skin ?? plainSkin);
   const followOnly = judging.features === 'entered' ? { pixels: withBit(FOLLOW_ONLY), darkFurther: withBit(BROW) } : undefined;
   const thin = judging.thinOccluders ? { openings: withBit(OPENING), browLines: withBit(BROW_LINE), belowEyes: withBit(BELOW_EYES) } : undefined;
   const options = { tolerance: judging.tolerance, foreign: found?.foreign, followOnly, followLight: judging.followLight, hue: judging.hue, thin };
-  return { likeness: skinLikeness(lab, skin, withBit(JUDGE), withBit(FACE), width, height, options), skin, foreign: found?.foreign ?? null };
+  return { likeness: skinLikeness(lab, skin, withBit(JUDGE), face, width, height, options), skin, foreign: found?.foreign ?? null };
 }
 
 /**

@@ -22,12 +22,12 @@ function normals(seed: number): () => number {
  * left of `across` (a share of the box) of `other` colour instead: something lying across the face
  * from its left edge.
  */
-function skinWith(other: { colour: Lab; spread: Lab; across: number }, skinSpread: Lab = SKIN_SPREAD): { lab: Float32Array; learnFrom: Uint8Array; isOther: (p: number) => boolean } {
+function skinWith(other: { colour: Lab; spread: Lab; across: number }, skinSpread: Lab = SKIN_SPREAD, skin: Lab = SKIN): { lab: Float32Array; learnFrom: Uint8Array; isOther: (p: number) => boolean } {
   const normal = normals(7);
   const lab = new Float32Array(SIZE * SIZE * 3);
   const isOther = (p: number) => p % SIZE < other.across * SIZE;
   for (let p = 0; p < SIZE * SIZE; p++) {
-    const [colour, spread] = isOther(p) ? [other.colour, other.spread] : [SKIN, skinSpread];
+    const [colour, spread] = isOther(p) ? [other.colour, other.spread] : [skin, skinSpread];
     lab.set([0, 1, 2].map((k) => colour[k]! + spread[k]! * normal()), p * 3);
   }
   return { lab, learnFrom: new Uint8Array(SIZE * SIZE).fill(1), isOther };
@@ -54,13 +54,51 @@ describe('a foreign colour among a face skin', () => {
     expect(share(skin, (p) => foreignness(lab, p, found!.foreign) === 0)).toBeGreaterThan(0.98);
   });
 
-  it('finds a hand far greyer than a widely lit skin at about its lightness, where no valley parts the two', () => {
-    const { lab, learnFrom, isOther } = skinWith({ colour: [55, 6, 8], spread: [6, 3, 4], across: 1 / 3 }, [6, 4, 6]);
+  it.each([
+    { skin: 'a colourful one', colour: SKIN, hand: [55, 6, 8] as Lab, spread: [6, 4, 6] as Lab },
+    // A pale face of chroma 18-21 with a hand across it: the median chroma of its skin and the hand falls to 13-18.
+    { skin: 'a paler one', colour: [60, 9, 14] as Lab, hand: [62, 2, 3] as Lab, spread: [6, 3, 4] as Lab },
+  ])('finds a hand far greyer than a widely lit skin, $skin, at about its lightness, where no valley parts the two', ({ colour, hand, spread }) => {
+    const { lab, learnFrom, isOther } = skinWith({ colour: hand, spread: [6, 2, 2], across: 1 / 3 }, spread, colour);
     const found = findForeignColour(lab, learnFrom, middle);
 
     expect(found).not.toBeNull();
     expect(share(all.filter(isOther), (p) => found!.skin[p] === 1)).toBeLessThan(0.05);
     expect(share(all.filter((p) => !isOther(p)), (p) => found!.skin[p] === 1)).toBeGreaterThan(0.95);
+  });
+
+  it('finds a greyer hand lighter than the skin where it also lies beyond the outline, but not shine that stays on the face', () => {
+    // The box's left sixth lies beyond the face's outline; a hand comes in across it over the next
+    // sixth of the skin, its colour blending into the skin's (its soft edge, its shading): no valley.
+    const beyondOutline = (p: number) => p % SIZE < SIZE / 6;
+    const isHand = (p: number) => p % SIZE < SIZE / 3;
+    const skin: Lab = [50, 15, 25];
+    const paint = (hand: Lab, outside: Lab) => {
+      const normal = normals(13);
+      const lab = new Float32Array(SIZE * SIZE * 3);
+      for (let p = 0; p < SIZE * SIZE; p++) {
+        // From halfway between the skin and the hand's colour to a little past it.
+        const mix = 0.5 + ((0.5 * Math.abs(normal())) % 1);
+        const colour = beyondOutline(p) && outside !== hand ? outside : isHand(p) ? skin.map((v, k) => v + mix * (hand[k]! - v)) : skin;
+        lab.set([0, 1, 2].map((k) => colour[k]! + (isHand(p) ? [2, 1, 1] : [6, 2, 3])[k]! * normal()), p * 3);
+      }
+      return lab;
+    };
+    const learnFrom = Uint8Array.from(all, (p) => (beyondOutline(p) ? 0 : 1));
+    const beyond = Uint8Array.from(all, (p) => (beyondOutline(p) ? 1 : 0));
+    const hand: Lab = [60, 5, 7];
+    const lab = paint(hand, hand);
+    // Within a spread of the skin's lightness, too few of its pixels are greyer than it to be a colour of their own.
+    expect(findForeignColour(lab, learnFrom, middle)).toBeNull();
+
+    const found = findForeignColour(lab, learnFrom, middle, null, beyond);
+
+    expect(found).not.toBeNull();
+    const onFace = all.filter((p) => isHand(p) && !beyondOutline(p));
+    expect(share(onFace, (p) => found!.skin[p] === 1)).toBeLessThan(0.3);
+    expect(share(all.filter((p) => !isHand(p)), (p) => found!.skin[p] === 1)).toBeGreaterThan(0.95);
+    // The same pale patch with dark hair beyond the outline: shine, left to the skin's reach.
+    expect(findForeignColour(paint(hand, [20, 5, 5]), learnFrom, middle, null, beyond)).toBeNull();
   });
 
   it('takes the side holding the nose bridge for the skin when a hand covers more of it than is left', () => {
