@@ -33,6 +33,8 @@ export interface ReferenceFrame {
 export interface GalleryData {
   people: number;
   entries: { descriptor: Float32Array; person: number | null }[];
+  /** Whether some person was picked on a face half hidden from the detector (`Face.hidden`). */
+  pickedHidden: boolean;
 }
 
 export interface Identification {
@@ -50,17 +52,21 @@ export class IdentityGallery {
   private constructor(
     readonly people: number,
     private readonly entries: { descriptor: Float32Array; person: number | null }[],
+    /** Some person was picked on a face half hidden (a hand across it): they are looked for so as they are followed. */
+    readonly pickedHidden: boolean,
   ) {}
 
   static fromReferences(frames: ReferenceFrame[]): IdentityGallery {
     const named: { descriptor: Float32Array; person: number }[] = [];
     const unnamed: Face[] = [];
     let people = 0;
+    let pickedHidden = false;
     for (const frame of frames) {
       const chosen = new Set<Face>();
       for (const { person, pick } of frame.picks) {
         const face = pickReferenceFace(frame.faces, pick);
         chosen.add(face);
+        pickedHidden ||= face.hidden === true;
         named.push({ descriptor: describedOf(face), person });
         people = Math.max(people, person + 1);
       }
@@ -70,15 +76,15 @@ export class IdentityGallery {
       .map(describedOf)
       .filter((descriptor) => named.every((entry) => faceDistance(entry.descriptor, descriptor) > SAME_PERSON_DISTANCE))
       .map((descriptor) => ({ descriptor, person: null }));
-    return new IdentityGallery(people, [...named, ...others]);
+    return new IdentityGallery(people, [...named, ...others], pickedHidden);
   }
 
   static fromData(data: GalleryData): IdentityGallery {
-    return new IdentityGallery(data.people, data.entries);
+    return new IdentityGallery(data.people, data.entries, data.pickedHidden);
   }
 
   toData(): GalleryData {
-    return { people: this.people, entries: this.entries };
+    return { people: this.people, entries: this.entries, pickedHidden: this.pickedHidden };
   }
 
   identify(descriptor: Float32Array): Identification {

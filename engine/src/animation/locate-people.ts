@@ -43,12 +43,12 @@ export class PeopleLocator {
   async locate(image: RgbImage, previous: Sighting | null): Promise<Sighting> {
     const verify = this.keyframes++ % this.verifyEvery === 0;
     if (previous && !verify) {
-      const byPosition = followByPosition(previous, await detectFollowing(image, previous.people, false));
+      const byPosition = followByPosition(previous, await detectFollowing(image, previous.people, false, this.gallery.pickedHidden));
       if (byPosition) return byPosition;
     }
     // On the first keyframe no one has been seen yet.
     const followed = previous?.people ?? Array.from({ length: this.gallery.people }, () => null);
-    return this.identify(await detectFollowing(image, followed, true), previous);
+    return this.identify(await detectFollowing(image, followed, true, this.gallery.pickedHidden), previous);
   }
 
   private identify(faces: Face[], previous: Sighting | null): Sighting {

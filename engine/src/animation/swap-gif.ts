@@ -47,7 +47,7 @@ export async function swapGif(input: SwapGifInput): Promise<SwapGifResult> {
   const header = await readGifHeader(input.target);
   checkGifCaps(header, input.caps ?? DEFAULT_GIF_CAPS);
   const gif = await decodeGif(input.target, header);
-  const reference = await referenceFrame(gif, input.referenceFrameTimeSeconds);
+  const reference = await referenceFrame(gif, input.referenceFrameTimeSeconds, input.targetFaceIndex === undefined);
   const gallery = IdentityGallery.fromReferences([
     { faces: reference.faces, picks: [{ person: 0, pick: { faceIndex: input.targetFaceIndex, frameLabel: reference.label } }] },
   ]);
@@ -70,13 +70,16 @@ async function* framesOf(gif: DecodedGif) {
   for (let i = 0; i < gif.frames; i++) yield gifFrame(gif, i);
 }
 
-/** The reference frame's faces: the frame showing at `seconds`, or without it the first frame with a face (`firstFrameWithFaces`). */
-async function referenceFrame(gif: DecodedGif, seconds: number | undefined): Promise<{ faces: Face[]; label: string }> {
+/**
+ * The reference frame's faces: the frame showing at `seconds`, or without it the first frame with a
+ * face (`firstFrameWithFaces`, with faces half hidden when `hidden`).
+ */
+async function referenceFrame(gif: DecodedGif, seconds: number | undefined, hidden: boolean): Promise<{ faces: Face[]; label: string }> {
   if (seconds !== undefined) {
     const index = gifFrameAt(gif.delays, seconds);
     return { faces: await detectFaces(gifFrame(gif, index), { descriptors: true }), label: `the GIF frame at ${seconds} s (frame ${index})` };
   }
-  const found = await firstFrameWithFaces(framesOf(gif));
+  const found = await firstFrameWithFaces(framesOf(gif), { hidden });
   if (!found) return { faces: [], label: `any of the GIF's ${gif.frames} frames` };
   const start = Number(gifFrameStart(gif.delays, found.looked).toFixed(3));
   return { faces: found.faces, label: `the GIF frame at ${start} s (frame ${found.looked}, the first with a face)` };

@@ -14,15 +14,16 @@ const CROP_SIDE = 256;
  * low and the chin on the neck, 8 % of the face (mean point distance) from the mesh of the same face
  * detected on the photo the clip was cut from; from the crop, 1.7 %. The crop's meshes also agree
  * from frame to frame (0.9-1.5 % apart on the report's clips, where the frames' own were 8-15 %).
- * Found nowhere near the crop's middle, the face stays as it was.
+ * Found nowhere near the crop's middle, the face stays as it was. `hidden`: the face was found
+ * half hidden (`DetectOptions.hidden`), and is looked for so in the crop too.
  */
-export async function lookCloser(image: RgbImage, face: Face): Promise<Face> {
+export async function lookCloser(image: RgbImage, face: Face, { hidden = false }: { hidden?: boolean } = {}): Promise<Face> {
   const { minX, maxX, minY, maxY } = meshExtent(face.mesh);
   const side = CROP_SCALE * Math.max(maxX - minX, maxY - minY);
   const scale = side / CROP_SIDE;
   const left = (minX + maxX) / 2 - side / 2;
   const top = (minY + maxY) / 2 - side / 2;
-  const found = await detectFaces(resampled(image, left, top, scale));
+  const found = await detectFaces(resampled(image, left, top, scale), { hidden });
   const middle = (CROP_SIDE - 1) / 2;
   let best: Face | null = null;
   let bestGap = CROP_SIDE / 4;

@@ -20,6 +20,9 @@ const MORE_MODELS_DIR = path.join(path.dirname(require.resolve('@vladmandic/huma
 /** Faces Human reports at most per image; more are not searched for. */
 export const MAX_FACES = 20;
 
+/** The detector's score below which a box is not a face (`detectFaces` looks lower for faces half hidden). */
+export const MIN_BOX_SCORE = 0.5;
+
 /**
  * Detection settings. Only the face models run: blazeface (boxes), facemesh (468 points, iris
  * off so the mesh stays 468 points) and faceres (descriptor, enabled per call). Frame skipping and
@@ -46,7 +49,7 @@ function humanConfig(modelBasePath: string): Partial<Config> {
     segmentation: { enabled: false },
     face: {
       enabled: true,
-      detector: { rotation: true, maxDetected: MAX_FACES, skipFrames: 0, skipTime: 0, minConfidence: 0.5, return: false },
+      detector: { rotation: true, maxDetected: MAX_FACES, skipFrames: 0, skipTime: 0, minConfidence: MIN_BOX_SCORE, return: false },
       mesh: { enabled: true, keepInvalid: false },
       iris: { enabled: false },
       attention: { enabled: false },

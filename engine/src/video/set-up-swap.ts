@@ -62,7 +62,9 @@ async function referenceFrames({ file, video, people }: SetUpInput, signal: Abor
   const frames: ReferenceFrame[] = [];
   for (const seconds of times) {
     signal?.throwIfAborted();
-    const { faces, label } = seconds === undefined ? await firstWithFaces(file, video, signal) : await namedFrame(file, video, seconds);
+    // Faces half hidden by a hand count on the first frame with a face unless a face index is named there.
+    const hidden = people.every((person) => person.frameTimeSeconds !== seconds || person.faceIndex === undefined);
+    const { faces, label } = seconds === undefined ? await firstWithFaces(file, video, hidden, signal) : await namedFrame(file, video, seconds);
     frames.push({
       faces,
       picks: people.flatMap((person, index) =>
@@ -84,9 +86,9 @@ async function namedFrame(file: string, video: FrameSource, seconds: number): Pr
   return { faces: await detectFaces(image, { descriptors: true }), label: `the frame at ${seconds} s` };
 }
 
-async function firstWithFaces(file: string, video: FrameSource, signal: AbortSignal | undefined): Promise<{ faces: Face[]; label: string }> {
+async function firstWithFaces(file: string, video: FrameSource, hidden: boolean, signal: AbortSignal | undefined): Promise<{ faces: Face[]; label: string }> {
   const step = Math.max(1, Math.round(SCAN_STEP_SECONDS * video.fps));
-  const found = await firstFrameWithFaces(everyStep(readFrames(file, video), step), signal);
+  const found = await firstFrameWithFaces(everyStep(readFrames(file, video), step), { hidden, signal });
   if (!found) return { faces: [], label: `any frame of the video (looked at every ${SCAN_STEP_SECONDS} s)` };
   return { faces: found.faces, label: `the frame at ${Number(((found.looked * step) / video.fps).toFixed(3))} s (the first with a face)` };
 }

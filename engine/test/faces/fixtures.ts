@@ -25,6 +25,23 @@ export interface PhotoWindow {
   height: number;
 }
 
+/** A camera's move over a photo: a `width` x `height` frame whose window goes from `from` to `to` (top-left corner and zoom) over `frames` frames. */
+export interface CameraMove {
+  width: number;
+  height: number;
+  frames: number;
+  from: { x: number; y: number; zoom: number };
+  to: { x: number; y: number; zoom: number };
+}
+
+/** The part of the photo frame `index` of `move` shows. */
+export function moveWindow(move: CameraMove, index: number): PhotoWindow {
+  const t = index / (move.frames - 1);
+  const lerp = (a: number, b: number) => a + (b - a) * t;
+  const zoom = lerp(move.from.zoom, move.to.zoom);
+  return { left: Math.round(lerp(move.from.x, move.to.x)), top: Math.round(lerp(move.from.y, move.to.y)), width: Math.round(move.width / zoom), height: Math.round(move.height / zoom) };
+}
+
 /**
  * A camera moving over demo photo `n` resized to `photoWidth`: one `width` x `height` RGB frame per
  * window (each cut and scaled to the frame), and the resized photo itself.
