@@ -140,11 +140,13 @@ export function detectFaces(image: RgbImage, options: DetectOptions = {}): Promi
         const result = await human.detect(input, { face: { detector: { minConfidence: floor }, description: { enabled: descriptors } } });
         if (result.error) throw new Error(`face detection failed: ${result.error}`);
         const hiddenSize = HIDDEN_MIN_SIZE * Math.min(image.width, image.height);
+        // Only a look under the usual floor marks faces hidden: the usual look keeps what Human gives.
+        const unsure = (face: FaceResult) => floor < MIN_BOX_SCORE && face.boxScore < MIN_BOX_SCORE;
         return result.face
-          .filter((face) => face.mesh.length >= MESH_POINTS && (face.boxScore >= MIN_BOX_SCORE || face.faceScore >= HIDDEN_MESH_SCORE))
+          .filter((face) => face.mesh.length >= MESH_POINTS && (!unsure(face) || face.faceScore >= HIDDEN_MESH_SCORE))
           .map((face) => {
             const found = toFace(face, image, { pad, scaleX, scaleY, width: copy.width + 2 * pad });
-            return face.boxScore >= MIN_BOX_SCORE ? found : { ...found, hidden: true };
+            return unsure(face) ? { ...found, hidden: true } : found;
           })
           .filter((face) => (!face.hidden || Math.min(face.box.width, face.box.height) >= hiddenSize) && isLargeEnough(face.box) && centreInside(face.mesh, image));
       } finally {
