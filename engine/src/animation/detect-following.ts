@@ -37,7 +37,7 @@ export async function detectFollowing(image: RgbImage, followed: readonly (Face 
   // A person picked on a face half hidden by a hand is looked for so wherever they are still near
   // no face or to be told by descriptor. Not everyone: a person the detector sees now and then gets
   // a mesh swollen over the hand from such a look (the report's MP4 pan: 90 % of the hand kept in
-  // front on its first frames, 35 % with the look), where followed back from where they are seen
+  // front on its first frames, 18-39 % with the look), where followed back from where they are seen
   // they keep their own.
   return lookHidden && (anyone || isLost(seen)) ? [...seen, ...(await hiddenFaces(image, seen, descriptors))] : seen;
 }
