@@ -1,6 +1,6 @@
 import type { RgbImage } from '../faces/decode-image';
 import { lookCloser } from '../faces/closer-look';
-import { detectFaces, type Face } from '../faces/detect-faces';
+import { detectFaces, detectHiddenFaces, type Face } from '../faces/detect-faces';
 import { isNear, nearestFace } from './face-motion';
 
 /**
@@ -59,6 +59,6 @@ async function facesSeen(image: RgbImage, descriptors: boolean, refine: (face: F
  * one) that are not among `seen`, each looked at closer.
  */
 async function hiddenFaces(image: RgbImage, seen: Face[], descriptors: boolean): Promise<Face[]> {
-  const hidden = (await detectFaces(image, { descriptors, hidden: true })).filter((face) => face.hidden && nearestFace(face, seen) === null);
+  const hidden = (await detectHiddenFaces(image, seen, { descriptors })).filter((face) => nearestFace(face, seen) === null);
   return Promise.all(hidden.map((face) => lookCloser(image, face, { hidden: true })));
 }

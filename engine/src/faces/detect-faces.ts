@@ -129,10 +129,38 @@ function serialised<T>(task: () => Promise<T>): Promise<T> {
  * image extended by mirroring (see `EDGE_REACH`).
  */
 export function detectFaces(image: RgbImage, options: DetectOptions = {}): Promise<Face[]> {
+  return withLook(image, options.recogniser, async (look) => {
+    const padding = options.padding ?? 0;
+    const descriptors = options.descriptors === true;
+    let faces = await look(padding, descriptors);
+    const again = (face: Face) => nearEdge(face.mesh, image) && (options.refine?.(face) ?? true);
+    if (padding < EDGE_PADDING && faces.some(again)) {
+      const mirrored = await look(EDGE_PADDING, false);
+      faces = faces.map((face) => (again(face) ? withMeshOf(face, mirrored, image) : face));
+    }
+    if (options.hidden) faces = [...faces, ...(await hiddenBesides(look, faces, descriptors))];
+    return inFaceOrder(faces);
+  });
+}
+
+/**
+ * The faces `detectFaces` with `hidden` adds to `seen`, the faces a usual look found on `image`
+ * (there or after a closer look), without running that look again: large faces the detector is
+ * unsure of that overlap none of `seen`, marked `hidden`, in face order among themselves.
+ */
+export function detectHiddenFaces(image: RgbImage, seen: readonly Face[], options: Pick<DetectOptions, 'descriptors' | 'recogniser'> = {}): Promise<Face[]> {
+  return withLook(image, options.recogniser, async (look) => inFaceOrder(await hiddenBesides(look, seen, options.descriptors === true)));
+}
+
+/** One detection on the image extended by `padding` mirrored, keeping boxes from `floor` up. */
+type Look = (padding: number, descriptors: boolean, floor?: number) => Promise<Face[]>;
+
+/** Runs `task` with the face models loaded and the image given to them once, however many looks it takes. */
+function withLook<T>(image: RgbImage, recogniser: Recogniser | undefined, task: (look: Look) => Promise<T>): Promise<T> {
   return serialised(async () => {
-    const [tf, human, { copy, scaleX, scaleY }] = await Promise.all([initTf(), loadHuman(options.recogniser), detectionCopy(image)]);
+    const [tf, human, { copy, scaleX, scaleY }] = await Promise.all([initTf(), loadHuman(recogniser), detectionCopy(image)]);
     const plain = tf.tensor3d(modelValues(copy.rgb), [copy.height, copy.width, 3], 'float32');
-    const look = async (padding: number, descriptors: boolean, floor = MIN_BOX_SCORE): Promise<Face[]> => {
+    const look: Look = async (padding, descriptors, floor = MIN_BOX_SCORE) => {
       const pad = Math.round(padding * Math.min(copy.width, copy.height));
       const input = pad > 0 ? tf.mirrorPad(plain, [[pad, pad], [pad, pad], [0, 0]], 'reflect') : plain;
       try {
@@ -154,26 +182,26 @@ export function detectFaces(image: RgbImage, options: DetectOptions = {}): Promi
       }
     };
     try {
-      const padding = options.padding ?? 0;
-      let faces = await look(padding, options.descriptors === true);
-      const again = (face: Face) => nearEdge(face.mesh, image) && (options.refine?.(face) ?? true);
-      if (padding < EDGE_PADDING && faces.some(again)) {
-        const mirrored = await look(EDGE_PADDING, false);
-        faces = faces.map((face) => (again(face) ? withMeshOf(face, mirrored, image) : face));
-      }
-      // A second look with the lower floor only adds faces: the faces it shares with the first
-      // can come with other meshes (a lower box taken for the same face, a hand inside it).
-      // Descriptors (about 100 ms a face, for every face of the look) only once a face is added.
-      if (options.hidden) {
-        const added = (found: Face[]) => found.filter((face) => face.hidden && !faces.some((sure) => overlap(sure.box, face.box)));
-        const unsure = added(await look(0, false, HIDDEN_BOX_SCORE));
-        if (unsure.length > 0) faces = [...faces, ...(options.descriptors ? added(await look(0, true, HIDDEN_BOX_SCORE)) : unsure)];
-      }
-      return faces.sort((a, b) => compareFaceBoxes(a.box, b.box)).map((face, index) => ({ ...face, index }));
+      return await task(look);
     } finally {
       plain.dispose();
     }
   });
+}
+
+/**
+ * A look with the lower floor only adds faces: the faces it shares with `seen` can come with other
+ * meshes (a lower box taken for the same face, a hand inside it). Descriptors (about 100 ms a face,
+ * for every face of the look) only once a face is added.
+ */
+async function hiddenBesides(look: Look, seen: readonly Face[], descriptors: boolean): Promise<Face[]> {
+  const added = (found: Face[]) => found.filter((face) => face.hidden && !seen.some((sure) => overlap(sure.box, face.box)));
+  const unsure = added(await look(0, false, HIDDEN_BOX_SCORE));
+  return unsure.length > 0 && descriptors ? added(await look(0, true, HIDDEN_BOX_SCORE)) : unsure;
+}
+
+function inFaceOrder(faces: Face[]): Face[] {
+  return faces.sort((a, b) => compareFaceBoxes(a.box, b.box)).map((face, index) => ({ ...face, index }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { detectFaces, type Face } from '../../src/faces/detect-faces';
+import { detectFaces, detectHiddenFaces, type Face } from '../../src/faces/detect-faces';
 import { handZoom } from '../fixtures/hand-zoom';
 import { demoPhoto } from './fixtures';
 
@@ -22,6 +22,23 @@ describe('faces half hidden from the detector', () => {
       // Every face found without the lower floor is found as it was, and none of them is marked.
       expect(withHidden.filter((face) => !face.hidden).map((face) => face.box)).toEqual(plain.map((face) => face.box));
     }
+  });
+
+  it('are found besides the faces already seen without looking for those again, with descriptors when asked', async () => {
+    const { frames, boxes } = await handZoom([15]);
+    const frame = frames[0]!;
+    const seen = await detectFaces(frame);
+    const withHidden = await detectFaces(frame, { hidden: true, descriptors: true });
+
+    const added = await detectHiddenFaces(frame, seen, { descriptors: true });
+
+    expect(added).toHaveLength(1);
+    expect(at(added[0]!, boxes[0]!)).toBe(true);
+    expect(added[0]!.hidden).toBe(true);
+    expect(added[0]!.descriptor).not.toBeNull();
+    expect(added.map((face) => face.box)).toEqual(withHidden.filter((face) => face.hidden).map((face) => face.box));
+    // A face seen already is not added again, however the detector scores it.
+    expect(await detectHiddenFaces(frame, [...seen, ...added])).toEqual([]);
   });
 
   it('are not found on the demo photos', async () => {
