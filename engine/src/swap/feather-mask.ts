@@ -1,3 +1,5 @@
+import { floodFill } from './flood-fill';
+
 /**
  * Opacity of the swapped face: 0 outside `inside`, rising to 1 over `width` pixels measured
  * inwards from the region's edge (the face outline), so no hard seam is left where the new face
@@ -107,29 +109,9 @@ function chamfer(inside: Uint8Array, boxWidth: number, boxHeight: number): Float
 
 /** The pixels outside `face` connected to the box's border. */
 export function beyondOutline(face: Uint8Array, width: number, height: number): Uint8Array {
-  const out = new Uint8Array(face.length);
-  const queue = new Int32Array(face.length);
-  let tail = 0;
-  const visit = (p: number) => {
-    if (face[p] || out[p]) return;
-    out[p] = 1;
-    queue[tail++] = p;
-  };
-  for (let x = 0; x < width; x++) {
-    visit(x);
-    visit((height - 1) * width + x);
-  }
-  for (let y = 0; y < height; y++) {
-    visit(y * width);
-    visit(y * width + width - 1);
-  }
-  for (let head = 0; head < tail; head++) {
-    const p = queue[head]!;
+  const atBorder = (p: number) => {
     const x = p % width;
-    if (x > 0) visit(p - 1);
-    if (x < width - 1) visit(p + 1);
-    if (p >= width) visit(p - width);
-    if (p + width < face.length) visit(p + width);
-  }
-  return out;
+    return x === 0 || x === width - 1 || p < width || p >= (height - 1) * width;
+  };
+  return floodFill(face.length, width, (p) => !face[p] && atBorder(p), (p) => !face[p]);
 }

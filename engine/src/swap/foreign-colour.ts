@@ -207,6 +207,11 @@ export function withoutForeign(lab: Float32Array, learnFrom: Uint8Array, foreign
   return learnFrom.map((learn, p) => (learn && foreignness(lab, p, foreign) === 0 ? 1 : 0));
 }
 
+/** How much lighter (L\*; below 0, darker) a foreign colour's mean lies than the valley that parts it from the skin. */
+export function lighterFromValley(foreign: ForeignColour): number {
+  return ((foreign.centre - foreign.split) * foreign.axis[0]) / LIGHTNESS_WEIGHT;
+}
+
 /** How far a pixel lies towards a foreign colour: 0 at the valley between it and the skin (or on the skin's side), 1 at its mean. */
 export function foreignness(lab: Float32Array, p: number, foreign: ForeignColour): number {
   return Math.max(0, (positionAlong(lab, p, foreign.origin, foreign.axis) - foreign.split) / (foreign.centre - foreign.split));

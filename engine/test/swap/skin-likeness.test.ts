@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ForeignColour } from '../../src/swap/foreign-colour';
 import { learnSkin, skinLikeness } from '../../src/swap/skin-likeness';
 
 const SIZE = 100;
@@ -175,5 +176,52 @@ describe('skin likeness', () => {
     expect(Math.min(...shadow.map((p) => byHue[p]!))).toBe(1);
     // The skin 10 px and more from the bands (the map is softened across their edges).
     expect(Math.min(...skin.filter((p) => p % SIZE >= 35 && p % SIZE < SIZE - 35).map((p) => byHue[p]!))).toBe(1);
+  });
+  /**
+   * A hand of a foreign colour coming in across the left outline (x 2-29), a band partway from its
+   * valley to it beside the hand (x 30-39), and a patch of the same partway colour on its own at
+   * the right (x 70-79); judged with room for the skin to spread (tolerance 2), the partway colour
+   * alone passes for skin. `offset` moves a pixel from the skin towards the colour by a share of
+   * the way to its mean (below 0.5 of the way past the valley, partway).
+   */
+  function handWithPartwayBand(foreign: ForeignColour, offset: (lab: Float32Array, p: number, share: number) => void): { likeness: Float32Array; band: number[]; alone: number[] } {
+    const box = skinBox();
+    const band: number[] = [];
+    const alone: number[] = [];
+    for (let y = 40; y < 60; y++) {
+      for (let x = 2; x < 80; x++) {
+        const p = y * SIZE + x;
+        if (x < 30) offset(box.lab, p, 1);
+        else if (x < 40 || x >= 70) offset(box.lab, p, 0.15);
+        if (x >= 36 && x < 40) band.push(p);
+        if (x >= 73 && x < 77) alone.push(p);
+      }
+    }
+    const learnt = learnSkin(box.lab, box.learnFrom);
+    return { likeness: skinLikeness(box.lab, learnt, box.judge, box.face, SIZE, SIZE, { tolerance: 2, foreign }), band, alone };
+  }
+  // A colour's place along its axis, in weighted Lab (lightness counts half), from the skin's own colour.
+  const placed = (foreign: ForeignColour, share: number) => foreign.split + share * (foreign.centre - foreign.split);
+
+  it("leaves out a lighter or greyer foreign colour's partway pixels where they join its clear ones, a hand's sides", () => {
+    // Greyer: b* down from the skin's 20, the valley at 15, the colour's mean at 10.
+    const greyer: ForeignColour = { origin: [SKIN[0] / 2, SKIN[1], SKIN[2]], axis: [0, 0, -1], split: 5, centre: 10 };
+    const { likeness, band, alone } = handWithPartwayBand(greyer, (lab, p, share) => {
+      lab[p * 3 + 2] = SKIN[2] - placed(greyer, share);
+    });
+
+    expect(Math.max(...band.map((p) => likeness[p]!))).toBe(0);
+    expect(Math.min(...alone.map((p) => likeness[p]!))).toBe(1);
+  });
+
+  it("keeps for skin a darker foreign colour's partway pixels beside it: the face's own eyes, brows and shade lie there", () => {
+    // Darker: 10 L* from the skin to the valley, 30 L* to the colour's mean.
+    const darker: ForeignColour = { origin: [SKIN[0] / 2, SKIN[1], SKIN[2]], axis: [-1, 0, 0], split: 5, centre: 15 };
+    const { likeness, band } = handWithPartwayBand(darker, (lab, p, share) => {
+      lab[p * 3] = SKIN[0] - 2 * placed(darker, share);
+    });
+
+    // Past the fade that softens the hand's own edge.
+    expect(Math.min(...band.map((p) => likeness[p]!))).toBeGreaterThan(0.97);
   });
 });
