@@ -121,11 +121,11 @@ const DARK_LINE_CARRY = 0.02;
 const FOREIGN_SHARPNESS = 2;
 /**
  * Pixels past a foreign colour's valley joined through such pixels (`floodFill`) to pixels of it
- * counted fully not skin (from halfway, `FOREIGN_SHARPNESS`) count as not skin at all: the fingers' sides and the
- * hand's top, which the face's light and shade move towards the skin, stayed in front only in part,
- * the new face's eye and brow showing through them (the 22 demo faces with a hand laid across
- * each: median 88 → 97 % of it kept, photo 6's face 1 66 → 83 %, photo 6's face 3 77 → 94 %; the
- * MP4 zoom with a hand 62 → 80 % at the median). Not for a colour darker than the skin by more
+ * counted fully not skin (from halfway, `FOREIGN_SHARPNESS`) count as not skin at all: the
+ * fingers' sides and the hand's top, which the face's light and shade move towards the skin,
+ * stayed in front only in part, the new face's eye and brow showing through them (the 22 demo
+ * faces with a hand laid across each: median 90 → 97 % of it kept, photo 6's face 1 66 → 83 %,
+ * photo 6's face 3 77 → 94 %; the MP4 zoom with a hand 62 → 80 % at the median). Not for a colour darker than the skin by more
  * than this (L\*, from the valley to its mean: `lighterFromValley`): the face's own eyes, brows,
  * lips and shade lie partway towards such a colour, and joined to it (the MP4 pan's hair across
  * her cheek, 20 L\* darker; the hands found on the demo faces 1 L\* darker at most) they were
