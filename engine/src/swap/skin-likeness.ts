@@ -309,7 +309,8 @@ export function skinLikeness(
   // Under two lights the skin's hue spreads as widely as its colour; the colour around each pixel judges it there.
   const hue = judgeHue && !followed ? skinHue(lab, learnt.kept, learnt.median[0]!) : null;
   const distances = new Float32Array(width * height);
-  const towards = foreign ? new Float32Array(width * height) : null;
+  // Each pixel's foreignness, kept for the join (see `JOIN_DARKER`) when the colour is not far darker than the skin.
+  const towards = foreign && lighterFromValley(foreign) > -JOIN_DARKER ? new Float32Array(width * height) : null;
   for (let n = 0; n < judged.length; n++) {
     const p = judged[n]!;
     let distance = 0;
@@ -319,13 +320,14 @@ export function skinLikeness(
       for (let k = 1; k < 3; k++) distance = Math.max(distance, Math.abs(lab[p * 3 + k]! - centre(p, k)) / (tolerance * skin.reach[k]!));
       if (hue) distance = Math.max(distance, hueDistance(lab, p, hue) / tolerance);
     }
-    if (foreign && towards) {
-      towards[p] = foreignness(lab, p, foreign);
-      distance = Math.max(distance, FOREIGN_SHARPNESS * FADE * towards[p]!);
+    if (foreign) {
+      const share = foreignness(lab, p, foreign);
+      if (towards) towards[p] = share;
+      distance = Math.max(distance, FOREIGN_SHARPNESS * FADE * share);
     }
     distances[p] = distance;
   }
-  if (foreign && towards && lighterFromValley(foreign) > -JOIN_DARKER) {
+  if (towards) {
     const joined = floodFill(towards.length, width, (p) => judgedAll[p] === 1 && towards[p]! >= 1 / FOREIGN_SHARPNESS, (p) => judgedAll[p] === 1 && towards[p]! > 0);
     for (let p = 0; p < joined.length; p++) if (joined[p]) distances[p] = Math.max(distances[p]!, FADE);
   }
