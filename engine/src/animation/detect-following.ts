@@ -23,9 +23,16 @@ export const FRAME_PADDING = 0.25;
  * too: left with the frame's own mesh, the looking-down face of the quality report's MP4 pan swelled
  * by a fifth and tilted on the frames where it was missed at first or found out of reach. With
  * `lookHidden`, still lost or with someone to tell by descriptor, it looks once more for large
- * faces the detector scores low (`DetectOptions.hidden`): a hand across a face.
+ * faces the detector scores low (`DetectOptions.hidden`): a hand across a face. `seen`: the faces
+ * found beforehand on a frame where no one is followed yet (`facesOnFirstFrame`).
  */
-export async function detectFollowing(image: RgbImage, followed: readonly (Face | null)[], descriptors: boolean, lookHidden = false): Promise<Face[]> {
+export async function detectFollowing(
+  image: RgbImage,
+  followed: readonly (Face | null)[],
+  descriptors: boolean,
+  lookHidden = false,
+  seen?: Face[],
+): Promise<Face[]> {
   // Only the followed people's faces are swapped: only theirs are looked at again near the edge.
   // A person not seen on the frame before may be any face, and is only told by descriptor: when
   // descriptors are asked for and someone is missing, every face is (a person found again at the
@@ -33,13 +40,22 @@ export async function detectFollowing(image: RgbImage, followed: readonly (Face 
   const anyone = descriptors && followed.some((last) => last === null);
   const refine = (face: Face) => anyone || followed.some((last) => last !== null && isNear(last, face));
   const isLost = (faces: Face[]) => followed.some((last) => last !== null && !faces.some((face) => isNear(last, face)));
-  const seen = await facesSeen(image, descriptors, refine, isLost);
+  const found = seen ?? (await facesSeen(image, descriptors, refine, isLost));
   // A person picked on a face half hidden by a hand is looked for so wherever they are still near
   // no face or to be told by descriptor. Not everyone: a person the detector sees now and then gets
   // a mesh swollen over the hand from such a look (the report's MP4 pan: 90 % of the hand kept in
   // front on its first frames, 18-39 % with the look), where followed back from where they are seen
   // they keep their own.
-  return lookHidden && (anyone || isLost(seen)) ? [...seen, ...(await hiddenFaces(image, seen, descriptors))] : seen;
+  return lookHidden && (anyone || isLost(found)) ? [...found, ...(await hiddenFaces(image, found, descriptors))] : found;
+}
+
+/**
+ * What `detectFollowing` finds on a frame where no one is followed yet, with descriptors, before
+ * its look for faces half hidden: every face, each looked at closer. A video's first frame is
+ * detected so on a thread of its own while the video's set-up runs (see `swapVideo`).
+ */
+export function facesOnFirstFrame(image: RgbImage): Promise<Face[]> {
+  return facesSeen(image, true, () => true, () => false);
 }
 
 async function facesSeen(image: RgbImage, descriptors: boolean, refine: (face: Face) => boolean, isLost: (faces: Face[]) => boolean): Promise<Face[]> {

@@ -35,9 +35,15 @@ export interface FollowedFrame {
  * it cut by the frame's edge, its pixels are tracked from the frame before (`trackFace`; see
  * `sighting`). Frames are held until the next keyframe is known, so at most `keyframeInterval`
  * frames are in memory at once; while no one followed is seen, up to `HOLD_BYTES` of frames are
- * (`isHeld`), so a person first found later is followed back through them.
+ * (`isHeld`), so a person first found later is followed back through them. `firstFaces`: the
+ * faces of the first frame, found beforehand (`facesOnFirstFrame`).
  */
-export async function* followFaces(frames: AsyncIterable<RgbImage>, gallery: IdentityGallery, options: FollowOptions): AsyncGenerator<FollowedFrame> {
+export async function* followFaces(
+  frames: AsyncIterable<RgbImage>,
+  gallery: IdentityGallery,
+  options: FollowOptions,
+  firstFaces?: Face[],
+): AsyncGenerator<FollowedFrame> {
   const locator = new PeopleLocator(gallery, options.verifyEvery);
   let last: Sighting | null = null;
   let lastImage: RgbImage | null = null;
@@ -51,7 +57,7 @@ export async function* followFaces(frames: AsyncIterable<RgbImage>, gallery: Ide
   let sinceKeyframe = 0;
   for await (const image of frames) {
     if (!last || !lastImage) {
-      last = await locator.locate(image, null);
+      last = await locator.locate(image, null, firstFaces);
       lastImage = asItCame(image);
       // With no one on it, the first frame waits with the frames held after it (`isHeld`).
       if (isHeld(last, last, [])) pending.push(image);

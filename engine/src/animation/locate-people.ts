@@ -30,7 +30,8 @@ const REMEMBER_OTHERS = 8;
  * Then every face is given to the person with the nearest reference face (see IdentityGallery);
  * a face within reach of a person's last sighting keeps following that person unless its
  * descriptor is nearer someone else's reference, and a face out of reach must also be within
- * MAX_IDENTITY_DISTANCE.
+ * MAX_IDENTITY_DISTANCE. `seen`: on the first keyframe, its faces found beforehand
+ * (`facesOnFirstFrame`).
  */
 export class PeopleLocator {
   private keyframes = 0;
@@ -40,7 +41,7 @@ export class PeopleLocator {
     private readonly verifyEvery: number,
   ) {}
 
-  async locate(image: RgbImage, previous: Sighting | null): Promise<Sighting> {
+  async locate(image: RgbImage, previous: Sighting | null, seen?: Face[]): Promise<Sighting> {
     const verify = this.keyframes++ % this.verifyEvery === 0;
     if (previous && !verify) {
       const byPosition = followByPosition(previous, await detectFollowing(image, previous.people, false, this.gallery.pickedHidden));
@@ -48,7 +49,7 @@ export class PeopleLocator {
     }
     // On the first keyframe no one has been seen yet.
     const followed = previous?.people ?? Array.from({ length: this.gallery.people }, () => null);
-    return this.identify(await detectFollowing(image, followed, true, this.gallery.pickedHidden), previous);
+    return this.identify(await detectFollowing(image, followed, true, this.gallery.pickedHidden, previous ? undefined : seen), previous);
   }
 
   private identify(faces: Face[], previous: Sighting | null): Sighting {

@@ -85,6 +85,7 @@ export function swapVideoOnPool(
       withProgress(onFrame, (progress) =>
         withStop(stop, async (port) => unwrap(await pool.run('videoChunk', { ...chunk, progress, stop: port }, { transferList: [progress, port] }))),
       ),
+    facesOnVideoStart: async (file, video) => unwrap(await pool.run('videoStartFaces', { file, video })),
   };
   return swapVideo(
     {

@@ -24,6 +24,7 @@ const LANE_OF: Record<TaskName, 'render' | 'quick'> = {
   gif: 'render',
   videoSetUp: 'render',
   videoChunk: 'render',
+  videoStartFaces: 'render',
   scan: 'quick',
   detect: 'quick',
 };

@@ -16,6 +16,9 @@ import { videoStills } from '../video/stills';
 import { swapGif, type SwapGifResult } from '../animation/swap-gif';
 import { setUpVideoSwap, type SetUpInput, type SwapPerson, type VideoSwapSetUp } from '../video/set-up-swap';
 import { swapChunk, type ChunkInput } from '../video/swap-chunk';
+import { facesOnVideoStart } from '../video/first-frame-faces';
+import type { FrameSource } from '../video/read-frames';
+import type { Face } from '../faces/detect-faces';
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
@@ -156,6 +159,11 @@ export interface VideoChunkTask extends ChunkInput {
   progress: MessagePort;
   /** A message on it stops the chunk before its next frame (see `stoppable`). */
   stop: MessagePort;
+}
+
+/** The faces a video's first chunk starts from (see `facesOnVideoStart`). */
+export function videoStartFaces(input: { file: string; video: FrameSource }): Promise<Outcome<Face[] | null>> {
+  return capture(() => facesOnVideoStart(input.file, input.video));
 }
 
 export function videoChunk(input: VideoChunkTask): Promise<Outcome<number>> {

@@ -183,41 +183,102 @@ function averageCells(cells: Float32Array, channels: number, cw: number, ch: num
 
 /**
  * Three passes of a separable box blur of `radius` over an interleaved image of `channels`
- * channels, in place (approximately a Gaussian of sigma ~ `radius`). Two buffers are written in
- * turn: a swap runs several of these per video frame.
+ * channels (an even number), in place (approximately a Gaussian of sigma ~ `radius`). Two buffers
+ * are written in turn: a swap runs several of these per video frame.
  */
 function gaussianInPlace(stack: Float32Array, channels: number, width: number, height: number, radius: number): void {
   const spare = scratchFloats('spare', stack.length);
   for (let pass = 0; pass < 3; pass++) {
-    blurLines(stack, spare, channels, width, height, radius, channels, width * channels);
-    blurLines(spare, stack, channels, height, width, radius, width * channels, channels);
+    for (let first = 0; first < channels; first += 2) blurRows(stack, spare, first, channels, width, height, radius);
+    blurColumns(spare, stack, width * channels, height, radius);
   }
 }
 
-/** Box-blurs `lines` lines of `length` pixels of `channels` channels into `out`, zero beyond the ends; `step` moves along a line, `stride` to the next. */
-function blurLines(input: Float32Array, out: Float32Array, channels: number, length: number, lines: number, radius: number, step: number, stride: number): void {
+/**
+ * Box-blurs channels `first` and `first + 1` of `rows` rows of `length` pixels of `channels`
+ * channels into `out`, zero beyond the ends. Two channels at a time, their sums in locals: one
+ * channel at a time, or all in an array, took half as long again (the blur is a tenth of a 720p
+ * frame's swap). The window's three stretches are looped apart (entering, full, leaving) so the
+ * inner loops carry no bounds tests.
+ */
+function blurRows(input: Float32Array, out: Float32Array, first: number, channels: number, length: number, rows: number, radius: number): void {
   const span = 2 * radius + 1;
-  // The window's three stretches are looped apart (entering, full, leaving) so the inner loops
-  // carry no bounds tests: these loops are most of every blur's time.
   const enter = Math.min(radius + 1, length);
-  for (let line = 0; line < lines; line++) {
-    for (let k = 0; k < channels; k++) {
-      const base = line * stride + k;
-      let sum = 0;
-      for (let i = 0; i < enter; i++) sum += input[base + i * step]!;
-      let i = 0;
-      for (; i < length && i - radius < 0; i++) {
-        out[base + i * step] = sum / span;
-        if (i + radius + 1 < length) sum += input[base + (i + radius + 1) * step]!;
-      }
-      for (; i + radius + 1 < length; i++) {
-        out[base + i * step] = sum / span;
-        sum += input[base + (i + radius + 1) * step]! - input[base + (i - radius) * step]!;
-      }
-      for (; i < length; i++) {
-        out[base + i * step] = sum / span;
-        sum -= input[base + (i - radius) * step]!;
+  const ahead = (radius + 1) * channels;
+  const behind = radius * channels;
+  for (let row = 0; row < rows; row++) {
+    const base = row * length * channels + first;
+    let s0 = 0;
+    let s1 = 0;
+    for (let i = 0, p = base; i < enter; i++, p += channels) {
+      s0 += input[p]!;
+      s1 += input[p + 1]!;
+    }
+    let i = 0;
+    let o = base;
+    for (; i < length && i - radius < 0; i++, o += channels) {
+      out[o] = s0 / span;
+      out[o + 1] = s1 / span;
+      if (i + radius + 1 < length) {
+        s0 += input[o + ahead]!;
+        s1 += input[o + ahead + 1]!;
       }
     }
+    for (; i + radius + 1 < length; i++, o += channels) {
+      out[o] = s0 / span;
+      out[o + 1] = s1 / span;
+      s0 += input[o + ahead]! - input[o - behind]!;
+      s1 += input[o + ahead + 1]! - input[o - behind + 1]!;
+    }
+    for (; i < length; i++, o += channels) {
+      out[o] = s0 / span;
+      out[o + 1] = s1 / span;
+      s0 -= input[o - behind]!;
+      s1 -= input[o - behind + 1]!;
+    }
   }
+}
+
+/**
+ * The same box blur down the columns of `rows` rows of `rowLength` floats, every column at once,
+ * row by row (walked column by column, each step jumps a row ahead in memory). The same sums in the
+ * same order as along a row, so the result does not depend on the way through.
+ */
+function blurColumns(input: Float32Array, out: Float32Array, rowLength: number, rows: number, radius: number): void {
+  const span = 2 * radius + 1;
+  const sums = scratchFloats64(rowLength);
+  for (let i = 0, enter = Math.min(radius + 1, rows); i < enter; i++) {
+    for (let j = 0, at = i * rowLength; j < rowLength; j++) sums[j]! += input[at + j]!;
+  }
+  for (let i = 0; i < rows; i++) {
+    const row = i * rowLength;
+    const adding = i + radius + 1 < rows ? (i + radius + 1) * rowLength : -1;
+    const leaving = i - radius >= 0 ? (i - radius) * rowLength : -1;
+    if (adding >= 0 && leaving >= 0) {
+      for (let j = 0; j < rowLength; j++) {
+        out[row + j] = sums[j]! / span;
+        sums[j]! += input[adding + j]! - input[leaving + j]!;
+      }
+    } else if (adding >= 0) {
+      for (let j = 0; j < rowLength; j++) {
+        out[row + j] = sums[j]! / span;
+        sums[j]! += input[adding + j]!;
+      }
+    } else if (leaving >= 0) {
+      for (let j = 0; j < rowLength; j++) {
+        out[row + j] = sums[j]! / span;
+        sums[j]! -= input[leaving + j]!;
+      }
+    } else {
+      for (let j = 0; j < rowLength; j++) out[row + j] = sums[j]! / span;
+    }
+  }
+}
+
+let columnSums = new Float64Array(0);
+
+/** Zeroed double-precision sums for `blurColumns`, the row's worth kept between calls. */
+function scratchFloats64(size: number): Float64Array {
+  if (columnSums.length < size) columnSums = new Float64Array(size);
+  return columnSums.subarray(0, size).fill(0);
 }

@@ -1,6 +1,7 @@
 import { followFaces, type FollowOptions } from '../animation/follow-faces';
 import { IdentityGallery } from '../animation/identity-gallery';
 import { followedSwapper, type Replacement } from '../animation/swap-frames';
+import type { Face } from '../faces/detect-faces';
 import { EngineError } from '../faces/engine-error';
 import { meshTopology } from '../faces/mesh-topology';
 import { readFrames, type FrameSource } from './read-frames';
@@ -40,6 +41,8 @@ export interface ChunkInput extends VideoSwapSetUp {
   enhance: boolean;
   /** Where the chunk's frames are written: an H.264 MP4 without audio. */
   output: string;
+  /** The faces on the chunk's first frame (that of its lead), found beforehand (`facesOnFirstFrame`). */
+  firstFaces?: Face[];
 }
 
 /**
@@ -60,7 +63,7 @@ export async function swapChunk(input: ChunkInput, onFrame: (done: number) => vo
   let done = 0;
   try {
     signal?.throwIfAborted();
-    for await (const frame of followFaces(frames, gallery, videoFollowOptions(video.fps))) {
+    for await (const frame of followFaces(frames, gallery, videoFollowOptions(video.fps), input.firstFaces)) {
       signal?.throwIfAborted();
       if (followed++ < chunk.lead) continue;
       swapFrame(frame);

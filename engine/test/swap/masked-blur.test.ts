@@ -106,4 +106,23 @@ describe('masked low-pass', () => {
     expect(maskedBlur(values, mask, W, H, 40, at)).toEqual(first.coarse);
     expect(blurMap(map, W, H, 4, mask)).toEqual(first.map);
   });
+
+  it('blurs down the columns as along the rows: the low-pass of a transposed image is the transposed low-pass', () => {
+    // Sizes down to fewer pixels than the window: the window's entering and leaving stretches meet.
+    for (const [width, height, radius] of [[61, 47, 4], [9, 3, 5], [2, 7, 3]] as const) {
+      const values = Float32Array.from({ length: width * height * 3 }, (_, i) => (i * 7919) % 251);
+      const mask = Uint8Array.from({ length: width * height }, (_, p) => (p % 5 === 0 ? 0 : 1));
+      const transpose = <T extends Float32Array | Uint8Array>(a: T, w: number, h: number, channels: number): T => {
+        const out = a.slice() as T;
+        for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) for (let k = 0; k < channels; k++) out[(x * h + y) * channels + k] = a[(y * w + x) * channels + k]!;
+        return out;
+      };
+      const direct = maskedBlur(values, mask, width, height, radius);
+      const across = maskedBlur(transpose(values, width, height, 3), transpose(mask, width, height, 1), height, width, radius);
+      // The passes alternate, rows first: transposed, the columns come first, so float rounding differs.
+      const largestGap = (a: Float32Array, b: Float32Array) => a.reduce((gap, v, i) => Math.max(gap, Math.abs(v - b[i]!)), 0);
+      expect(largestGap(transpose(across.mean, height, width, 3), direct.mean), `${width}x${height}`).toBeLessThan(1e-3);
+      expect(largestGap(transpose(across.weight, height, width, 1), direct.weight), `${width}x${height}`).toBeLessThan(1e-6);
+    }
+  });
 });
