@@ -3,7 +3,9 @@
  * these functions by name, on the thread, with structured-cloned inputs.
  */
 import { isVideoKind, type MediaKind } from '@doppel/contract';
-import type { MessagePort } from 'node:worker_threads';
+import { threadId, type MessagePort } from 'node:worker_threads';
+import { loadHuman } from '../faces/human';
+import { loadScanModel } from '../scan/model';
 import { describeFaces, type FaceDescription } from '../faces/describe-faces';
 import type { PreparedSource } from '../swap/prepared-source';
 import { toShared } from '../swap/source-cache';
@@ -37,6 +39,16 @@ export function scan(input: { bytes: Uint8Array; kind: MediaKind; thresholds?: S
 
 export function detect(input: { bytes: Uint8Array }): Promise<Outcome<FaceDescription>> {
   return capture(() => describeFaces(asBuffer(input.bytes)));
+}
+
+/** A render thread's models loaded ahead of its first task (see `ComputePool.warmUp`); resolves with the thread's id. */
+export function warmRenderThread(): Promise<Outcome<number>> {
+  return capture(async () => (await loadHuman(), threadId));
+}
+
+/** A quick thread's models (the face models, and the content scan's) loaded ahead of its first task; resolves with the thread's id. */
+export function warmQuickThread(): Promise<Outcome<number>> {
+  return capture(async () => (await Promise.all([loadHuman(), loadScanModel()]), threadId));
 }
 
 export interface SwapTask {

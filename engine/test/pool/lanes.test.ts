@@ -24,6 +24,17 @@ const settledYet = (promise: Promise<unknown>) => {
 };
 
 describe('the compute pool', () => {
+  it('warms every thread of both lanes before any task asks, and then serves as before', async () => {
+    pool = new ComputePool({ threads: 2, quickThreads: 1 });
+    expect(await pool.warmUp()).toEqual({ render: 2, quick: 1 });
+    // Warm again: nothing new to load, the same threads.
+    expect(await pool.warmUp()).toEqual({ render: 2, quick: 1 });
+    const verdict = unwrap(await pool.run('scan', { bytes: await demoPhoto(3), kind: 'jpeg' }));
+    expect(verdict.verdict).toBe('clean');
+    const faces = unwrap(await pool.run('detect', { bytes: await demoPhoto(1) }));
+    expect(faces.faces.length).toBeGreaterThan(0);
+  });
+
   it('scans while every render thread is busy: scans and detections have a lane of their own', async () => {
     pool = new ComputePool({ threads: 1, quickThreads: 1 });
     const progress: number[] = [];

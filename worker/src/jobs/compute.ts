@@ -25,13 +25,16 @@ export function computeOnPool(pool: ComputePool, thresholds: ScanThresholds): Co
   };
 }
 
-/** A pool sized and configured from the settings, with the configured scan thresholds. */
-export function openCompute(config: Config): Compute & { close(): Promise<void> } {
+/**
+ * A pool sized and configured from the settings, with the configured scan thresholds. `warmUp`
+ * loads every thread's models (see `ComputePool.warmUp`).
+ */
+export function openCompute(config: Config): Compute & { warmUp(): Promise<{ render: number; quick: number }>; close(): Promise<void> } {
   const pool = new ComputePool({ threads: config.workerThreads });
   const thresholds = {
     porn: config.scan.thresholds.porn ?? DEFAULT_SCAN_THRESHOLDS.porn,
     hentai: config.scan.thresholds.hentai ?? DEFAULT_SCAN_THRESHOLDS.hentai,
     sexy: config.scan.thresholds.sexy ?? DEFAULT_SCAN_THRESHOLDS.sexy,
   };
-  return { ...computeOnPool(pool, thresholds), close: () => pool.destroy() };
+  return { ...computeOnPool(pool, thresholds), warmUp: () => pool.warmUp(), close: () => pool.destroy() };
 }
