@@ -72,7 +72,8 @@ const ON_THIS_THREAD: VideoSwapRunner = {
 
 /**
  * Swaps people through a video. The video is probed and checked against the caps here; the
- * reference frames and sources are set up once (`setUpVideoSwap`); then the video is cut into
+ * reference frames and sources are set up once (`setUpVideoSwap`), the first frame's faces found
+ * meanwhile on another thread (`facesOnVideoStart`); then the video is cut into
  * contiguous chunks of frames (`planChunks`), each decoded, followed, swapped and encoded on its
  * own (`swapChunk`), as many at once as the runner has threads, and the chunks' parts are joined
  * with the audio (`joinSegments`). Each chunk streams from one ffmpeg to another, so memory stays
