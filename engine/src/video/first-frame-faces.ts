@@ -1,6 +1,6 @@
 import { facesOnFirstFrame } from '../animation/detect-following';
 import type { Face } from '../faces/detect-faces';
-import { readFrames, type FrameSource } from './read-frames';
+import { readFrame, type FrameSource } from './read-frames';
 
 /**
  * The faces a video's first chunk starts from (`facesOnFirstFrame` on frame 0), its first frame
@@ -8,11 +8,6 @@ import { readFrames, type FrameSource } from './read-frames';
  * frame cannot be decoded (the chunk then reports it).
  */
 export async function facesOnVideoStart(file: string, video: FrameSource): Promise<Face[] | null> {
-  const decoded = readFrames(file, video, { first: 0, count: 1 });
-  try {
-    const image = (await decoded.next()).value;
-    return image ? await facesOnFirstFrame(image) : null;
-  } finally {
-    await decoded.return(undefined);
-  }
+  const image = await readFrame(file, video, 0);
+  return image ? facesOnFirstFrame(image) : null;
 }

@@ -102,3 +102,13 @@ export async function* readFrames(file: string, video: FrameSource, range: Frame
     await ffmpeg.stop();
   }
 }
+
+/** Frame `index` alone (see `readFrames`), its ffmpeg ended once it is read; null when it cannot be decoded. */
+export async function readFrame(file: string, video: FrameSource, index: number): Promise<RgbImage | null> {
+  const decoded = readFrames(file, video, { first: index, count: 1 });
+  try {
+    return (await decoded.next()).value ?? null;
+  } finally {
+    await decoded.return(undefined);
+  }
+}

@@ -5,7 +5,7 @@ import { EngineError } from '../faces/engine-error';
 import { IdentityGallery, type GalleryData, type ReferenceFrame } from '../animation/identity-gallery';
 import { prepareSources } from '../swap/prepare-sources';
 import type { PreparedSource } from '../swap/prepared-source';
-import { frameAt, readFrames, type FrameSource } from './read-frames';
+import { frameAt, readFrame, readFrames, type FrameSource } from './read-frames';
 
 /**
  * A person to replace: the face at `faceIndex` (face order; default the largest) on the frame at
@@ -79,9 +79,7 @@ async function namedFrame(file: string, video: FrameSource, seconds: number): Pr
   if (!(seconds >= 0 && seconds <= video.durationSeconds)) {
     throw new EngineError('frame_time_out_of_range', `frame time ${seconds} s is outside the video (0-${video.durationSeconds.toFixed(3)} s)`);
   }
-  const decoded = readFrames(file, video, { first: frameAt(video, seconds), count: 1 });
-  const image = (await decoded.next()).value;
-  await decoded.return(undefined);
+  const image = await readFrame(file, video, frameAt(video, seconds));
   if (!image) throw new EngineError('undecodable_input', `cannot decode the video frame at ${seconds} s`);
   return { faces: await detectFaces(image, { descriptors: true }), label: `the frame at ${seconds} s` };
 }
