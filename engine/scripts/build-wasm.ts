@@ -1,14 +1,18 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileWat } from './compile-wat';
 
 /**
- * Writes the engine's WebAssembly (src/swap/box-blur.wasm) from its text source. The binary is
- * committed, so the engine needs no compiler at run time; a test checks it matches its source.
+ * Writes the engine's WebAssembly (each src/swap/*.wasm) from its text source. The binaries are
+ * committed, so the engine needs no compiler at run time; a test checks each matches its source.
  * Run: pnpm --filter @doppel/engine build:wasm
  */
-const source = fileURLToPath(new URL('../src/swap/box-blur.wat', import.meta.url));
-const target = source.replace(/\.wat$/, '.wasm');
-const binary = await compileWat(source, await readFile(source, 'utf8'));
-await writeFile(target, binary);
-console.log(`wrote ${target} (${binary.length} bytes)`);
+const folder = fileURLToPath(new URL('../src/swap/', import.meta.url));
+for (const name of (await readdir(folder)).filter((file) => file.endsWith('.wat'))) {
+  const source = path.join(folder, name);
+  const target = source.replace(/\.wat$/, '.wasm');
+  const binary = await compileWat(source, await readFile(source, 'utf8'));
+  await writeFile(target, binary);
+  console.log(`wrote ${target} (${binary.length} bytes)`);
+}

@@ -2,6 +2,7 @@ import type { Box } from '../faces/face-order';
 import type { FaceTexture } from './prepared-source';
 import { maskedBlur } from './masked-blur';
 import { barycentricWeights, totalSignedArea, triangleMap } from './rasterise-mesh';
+import { warpPixels } from './warp-pixels';
 
 /** The source face drawn over the target face's box, before any colour work. */
 export interface WarpedFace {
@@ -51,73 +52,17 @@ export interface WarpSources {
 export function warpFace(sources: WarpSources, targetMesh: Float32Array, box: Box, triangles: Uint16Array): WarpedFace {
   const { width, height } = box;
   const { primary, secondary } = sources;
-  const rgb = new Float32Array(width * height * 3);
-  const covered = new Uint8Array(width * height);
-  const confidence = new Float32Array(width * height);
   const mesh = toBox(targetMesh, box);
-  const sharpness = new Float32Array(width * height);
-  let anyStretched = false;
   const bySharpness = triangleSharpness(primary.mesh, mesh, triangles);
   const ownSharpness = pointSharpness(bySharpness, triangles, mesh.length / 2);
   const otherSharpness = pointSharpness(triangleSharpness(secondary.mesh, mesh, triangles), triangles, mesh.length / 2);
   const weights = barycentricWeights(mesh, triangles);
   const map = triangleMap(mesh, triangles, width, height, weights);
-  // The secondary's pixels and how far each takes over, kept to match its light to the primary's below.
-  const otherRgb = new Float32Array(width * height * 3);
-  const mixes = new Float32Array(width * height);
-  const both = new Uint8Array(width * height);
-  // Typed, not a growing array: on a 720p frame's face nearly every pixel mixes, and the array's
-  // growth was the warp's share of the garbage collector's work.
-  const mixed = new Int32Array(width * height);
-  let mixedCount = 0;
-  for (let pixel = 0; pixel < map.length; pixel++) {
-    const triangle = map[pixel]!;
-    if (triangle < 0) continue;
-    // The same barycentric weights on the source triangle give the sampling position.
-    const x = pixel % width, y = (pixel - x) / width;
-    const w = triangle * 6;
-    const u = (x - weights[w]!) * weights[w + 2]! + (y - weights[w + 1]!) * weights[w + 3]!;
-    const v = (x - weights[w]!) * weights[w + 4]! + (y - weights[w + 1]!) * weights[w + 5]!;
-    const a = triangles[triangle * 3]!, b = triangles[triangle * 3 + 1]!, c = triangles[triangle * 3 + 2]!;
-    const own = sampleAt(primary, a, b, c, u, v, rgb, pixel * 3);
-    const sharp = bySharpness[triangle]!;
-    const ownSharp = interpolated(ownSharpness, a, b, c, u, v);
-    const otherSharp = interpolated(otherSharpness, a, b, c, u, v);
-    const skin = sampleAt(secondary, a, b, c, u, v, otherRgb, pixel * 3);
-    if (own >= SURE_SKIN && skin >= SURE_SKIN) both[pixel] = 1;
-    // How far the secondary takes the pixel over, and how far what it shows there is skin.
-    let mix = 0;
-    let seen = 0;
-    if (otherSharp > ownSharp) {
-      seen = skin;
-      // As far as the secondary is sharper (taken over fully once it was any sharper, a slight
-      // stretch let its unflagged hair in as hard-edged patches), or as the primary is not skin.
-      mix = seen * Math.max(otherSharp - ownSharp, Math.min(1, HAIR_TAKEOVER * (1 - own)));
-    } else if (own < 1) {
-      seen = skin * otherSharp;
-      mix = Math.min(1, HAIR_TAKEOVER * (1 - own)) * seen;
-    }
-    if (mix > 0) {
-      mixes[pixel] = mix;
-      mixed[mixedCount++] = pixel;
-    }
-    confidence[pixel] = (1 - mix) * own + mix * seen;
-    covered[pixel] = 1;
-    sharpness[pixel] = sharp + mix * (otherSharp - sharp);
-    if (sharpness[pixel]! < 1) anyStretched = true;
-  }
-  if (mixedCount > 0) mixMatched(rgb, otherRgb, mixes, both, mixed.subarray(0, mixedCount), width, height);
-  return { rgb, covered, confidence, mesh, map, sharpness: anyStretched ? sharpness : null };
+  const { rgb, covered, confidence, sharpness, other } = warpPixels({ map, weights, triangles, width, height, bySharpness, ownSharpness, otherSharpness, primary, secondary });
+  if (other.mixed.length > 0) mixMatched(rgb, other.rgb, other.mixes, other.both, other.mixed, width, height);
+  return { rgb, covered, confidence, mesh, map, sharpness };
 }
 
-/**
- * How steeply the secondary takes over from a primary pixel that is partly not skin: fully from half
- * skin down. Taking over in proportion to what was not skin left half of a hair strand's edge,
- * drawn as thin dark lines around the patch the other view filled in (source 6-0's temples).
- */
-const HAIR_TAKEOVER = 2;
-/** Likeness from which a pixel of either view counts as surely skin, for matching their light. */
-const SURE_SKIN = 0.9;
 /** Radius over which the two views' difference in light is averaged, as a share of the box's short side. */
 const LIGHT_MATCH_RADIUS = 0.08;
 /** Share of surely-skin pixels around a pixel from which the light difference there is fully trusted. */
@@ -188,7 +133,7 @@ function triangleSharpness(source: Float32Array, target: Float32Array, triangles
 
 /**
  * Per mesh point, the sharpness (`triangleSharpness`) of the least sharp triangle around it: read
- * at a pixel by `interpolated`, a stretched triangle stays unsharp throughout, and its sharp
+ * at a pixel (`warpPixels`), a stretched triangle stays unsharp throughout, and its sharp
  * neighbours fade towards it instead of stepping at the shared edge.
  */
 function pointSharpness(perTriangle: Float32Array, triangles: Uint16Array, points: number): Float32Array {
@@ -202,24 +147,6 @@ function pointSharpness(perTriangle: Float32Array, triangles: Uint16Array, point
   return out;
 }
 
-/** Per-point `values` at barycentric (u, v) of the triangle (a, b, c), kept within 0..1 where a pixel's centre lies just off its triangle. */
-function interpolated(values: Float32Array, a: number, b: number, c: number, u: number, v: number): number {
-  return Math.min(1, Math.max(0, values[a]! + u * (values[b]! - values[a]!) + v * (values[c]! - values[a]!)));
-}
-
-/** Samples `texture` at barycentric (u, v) of its triangle (a, b, c) into `out` at `at`; returns the likeness there (0 off the photo). */
-function sampleAt(texture: FaceTexture, a: number, b: number, c: number, u: number, v: number, out: Float32Array, at: number): number {
-  const from = texture.mesh;
-  const sx = from[a * 2]! + u * (from[b * 2]! - from[a * 2]!) + v * (from[c * 2]! - from[a * 2]!);
-  const sy = from[a * 2 + 1]! + u * (from[b * 2 + 1]! - from[a * 2 + 1]!) + v * (from[c * 2 + 1]! - from[a * 2 + 1]!);
-  sampleBilinear(texture, sx, sy, out, at);
-  // A point of the mesh beyond the photo's edge has no pixels of its own: the clamped sample is the edge's.
-  if (sx < -0.5 || sy < -0.5 || sx > texture.width - 0.5 || sy > texture.height - 0.5) return 0;
-  const x = Math.min(Math.max(Math.round(sx), 0), texture.width - 1);
-  const y = Math.min(Math.max(Math.round(sy), 0), texture.height - 1);
-  return texture.likeness[y * texture.width + x]! / 255;
-}
-
 /** Mesh points moved into a box's coordinates. */
 export function toBox(mesh: Float32Array, box: Box): Float32Array {
   const local = new Float32Array(mesh.length);
@@ -228,21 +155,4 @@ export function toBox(mesh: Float32Array, box: Box): Float32Array {
     local[i + 1] = mesh[i + 1]! - box.y;
   }
   return local;
-}
-
-function sampleBilinear(image: FaceTexture, sx: number, sy: number, out: Float32Array, at: number): void {
-  const x = Math.min(Math.max(sx, 0), image.width - 1.001);
-  const y = Math.min(Math.max(sy, 0), image.height - 1.001);
-  const ix = Math.floor(x), iy = Math.floor(y);
-  const fx = x - ix, fy = y - iy;
-  const i00 = (iy * image.width + ix) * 3;
-  const i10 = i00 + 3;
-  const i01 = i00 + image.width * 3;
-  const i11 = i01 + 3;
-  const src = image.rgb;
-  for (let k = 0; k < 3; k++) {
-    const top = src[i00 + k]! + (src[i10 + k]! - src[i00 + k]!) * fx;
-    const bottom = src[i01 + k]! + (src[i11 + k]! - src[i01 + k]!) * fx;
-    out[at + k] = top + (bottom - top) * fy;
-  }
 }
