@@ -4,7 +4,7 @@ interface ChamferKernel extends KernelInstance {
   chamfer(inside: number, distance: number, width: number, height: number): void;
 }
 
-/** About 0.6 kB. The kept instance may grow to 16 MB of memory: a 1920 px demo photo's face box needs about 4 MB. */
+/** About 0.6 kB. The kept instance may grow to 16 MB of memory: the largest face box of the demo photos needs 0.4 MB. */
 const chamferFor = wasmKernel<ChamferKernel>('./chamfer.wasm', 16 * 2 ** 20, (exports) => {
   const { chamfer } = exports;
   if (typeof chamfer !== 'function') throw new Error('chamfer.wasm exports no chamfer');

@@ -7,10 +7,10 @@ interface WarpKernel extends KernelInstance {
 }
 
 /**
- * About 1 kB. The kept instance may grow to 32 MB of memory: a 720p frame's face needs about 6 MB,
- * the largest face of the 1920 px demo photos about 25 MB.
+ * About 1.4 kB. The kept instance may grow to 16 MB of memory: the largest face box of the demo
+ * photos (262x289) needs 3.9 MB, a 720p frame's face about as much.
  */
-const warpKernelFor = wasmKernel<WarpKernel>('./warp-pixels.wasm', 32 * 2 ** 20, (exports) => {
+const warpKernelFor = wasmKernel<WarpKernel>('./warp-pixels.wasm', 16 * 2 ** 20, (exports) => {
   const { warp, stretched } = exports;
   if (typeof warp !== 'function' || !(stretched instanceof WebAssembly.Global)) throw new Error('warp-pixels.wasm exports no warp or stretched');
   return { memory: exportedMemory(exports, 'warp-pixels.wasm'), warp: warp as WarpKernel['warp'], stretched };

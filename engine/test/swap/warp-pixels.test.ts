@@ -187,7 +187,7 @@ describe('the warp\'s per-pixel loop (WebAssembly)', () => {
   });
 
   it('warps a box too large for the memory it keeps as it warps a small one, and small ones after it', () => {
-    // 1100 x 1100 pixels: about 50 MB of outputs, beyond the 32 MB kept.
+    // 1100 x 1100 pixels: about 50 MB of outputs, beyond the 16 MB kept.
     const large = warpInput(6, 12, 100);
     expect(large.width * large.height).toBeGreaterThan(1_000_000);
     const before = reference(warpInput(7, 5, 9));
