@@ -103,11 +103,17 @@ async function detectionCopy(image: RgbImage): Promise<{ copy: RgbImage; scaleX:
 const KEPT_VALUES = 1920 * 1080 * 3;
 let keptValues = new Float32Array(0);
 
-/** The image's bytes as float32, as the models read them; valid until the next call. */
+/**
+ * The image's bytes as float32, as the models read them; valid until the next call. The buffer
+ * only grows: a video's keyframe alternates the frame with closer looks at 256 px crops, and
+ * sized to each in turn it was an 11 MB allocation after every look at 1280x720.
+ */
 function modelValues(rgb: Uint8Array): Float32Array {
-  if (rgb.length <= KEPT_VALUES && keptValues.length !== rgb.length) keptValues = new Float32Array(rgb.length);
-  const values = rgb.length <= KEPT_VALUES ? keptValues : new Float32Array(rgb.length);
-  // `set` converts natively: a loop in code took 3 ms at 1280x720 once optimised, 50 before.
+  // Converted natively (the constructor, `set`): a loop in code took 3 ms at 1280x720 once
+  // optimised, 50 before.
+  if (rgb.length > KEPT_VALUES) return new Float32Array(rgb);
+  if (keptValues.length < rgb.length) keptValues = new Float32Array(rgb.length);
+  const values = keptValues.subarray(0, rgb.length);
   values.set(rgb);
   return values;
 }

@@ -1,4 +1,4 @@
-import { exportedMemory, wasmKernel, type KernelInstance } from './wasm-kernel';
+import { exportedMemory, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
 
 interface BoxBlurKernel extends KernelInstance {
   gaussian(image: number, spare: number, sums: number, channels: number, width: number, height: number, radius: number): void;

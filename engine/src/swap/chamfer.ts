@@ -1,4 +1,4 @@
-import { exportedMemory, wasmKernel, type KernelInstance } from './wasm-kernel';
+import { copiedFloats, exportedMemory, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
 
 interface ChamferKernel extends KernelInstance {
   chamfer(inside: number, distance: number, width: number, height: number): void;
@@ -23,5 +23,5 @@ export function chamfer(inside: Uint8Array, width: number, height: number): Floa
   const kernel = chamferFor(at + Math.ceil(pixels / 4) * 16);
   new Uint8Array(kernel.memory.buffer, 0, pixels).set(inside);
   kernel.chamfer(0, at, width, height);
-  return new Float32Array(kernel.memory.buffer, at, pixels).slice();
+  return copiedFloats(kernel.memory, at, pixels);
 }

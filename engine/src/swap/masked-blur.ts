@@ -1,6 +1,32 @@
 import { gaussianInPlace } from './box-blur';
 import { scratchFloats } from './scratch-floats';
-import { between } from './working-grid';
+import { copiedFloats, exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
+import { takeBetweenTables, writeBetweenTables } from './working-grid';
+
+interface CoarseLowPassKernel extends KernelInstance {
+  gather(values: number, mask: number, cells: number, width: number, height: number, factor: number, cellsAcross: number, cellsDown: number): void;
+  interpolate(
+    cells: number, cellsAcross: number, at: number, count: number, width: number, out: number,
+    left: number, right: number, across: number, above: number, below: number, down: number,
+  ): void;
+  gatherMap(map: number, mask: number, cells: number, width: number, height: number, factor: number, cellsAcross: number, cellsDown: number): void;
+  interpolateMap(cells: number, cellsAcross: number, width: number, height: number, out: number, left: number, right: number, across: number, above: number, below: number, down: number): void;
+}
+
+/** About 1 kB. The kept instance may grow to 16 MB of memory: the demo photos' largest face box (262x289) needs 1.8 MB. */
+const coarseKernelFor = wasmKernel<CoarseLowPassKernel>('./coarse-low-pass.wasm', 16 * 2 ** 20, (exports) => {
+  const { gather, interpolate, gatherMap, interpolateMap } = exports;
+  if (typeof gather !== 'function' || typeof interpolate !== 'function' || typeof gatherMap !== 'function' || typeof interpolateMap !== 'function') {
+    throw new Error('coarse-low-pass.wasm lacks one of its exports');
+  }
+  return {
+    memory: exportedMemory(exports, 'coarse-low-pass.wasm'),
+    gather: gather as CoarseLowPassKernel['gather'],
+    interpolate: interpolate as CoarseLowPassKernel['interpolate'],
+    gatherMap: gatherMap as CoarseLowPassKernel['gatherMap'],
+    interpolateMap: interpolateMap as CoarseLowPassKernel['interpolateMap'],
+  };
+});
 
 /**
  * From this box radius on, a low-pass is taken on a grid of cells a quarter of the radius across.
@@ -59,43 +85,28 @@ export function blurMap(map: Float32Array, width: number, height: number, radius
 /** A low-passed masked value over the low-passed mask: the mean of the masked pixels nearby, 0 where there were none. */
 const ratio = (value: number, weight: number) => (weight > 1e-6 ? value / weight : 0);
 
-/** `blurMap` on cells a quarter of the radius across (see `coarseLowPass`), interpolated back row by row. */
+/** `blurMap` on cells a quarter of the radius across (see `coarseLowPass`), interpolated back row by row; in WebAssembly (coarse-low-pass.wat). */
 function coarseMapLowPass(map: Float32Array, width: number, height: number, radius: number, mask?: Uint8Array): Float32Array {
   const factor = Math.floor(radius / 4);
   const cw = Math.ceil(width / factor);
   const ch = Math.ceil(height / factor);
-  const cells = new Float32Array(cw * ch * 2);
-  for (let y = 0; y < height; y++) {
-    const row = Math.floor(y / factor) * cw;
-    for (let x0 = 0; x0 < width; x0 += factor) {
-      const cell = (row + x0 / factor) * 2;
-      let sum = 0, n = 0;
-      for (let p = y * width + x0, end = y * width + Math.min(x0 + factor, width); p < end; p++) {
-        if (mask && !mask[p]) continue;
-        sum += map[p]!;
-        n += 1;
-      }
-      cells[cell]! += sum;
-      cells[cell + 1]! += n;
-    }
-  }
+  const plan = new HeapPlan();
+  // The cells come first, so no mask is at offset 0 (which tells the kernel there is none).
+  const offsets = { cells: plan.take(cw * ch * 8), map: plan.take(map.length * 4), mask: mask ? plan.take(mask.length) : 0 };
+  let kernel = coarseKernelFor(plan.size);
+  new Float32Array(kernel.memory.buffer, offsets.map, map.length).set(map);
+  if (mask) new Uint8Array(kernel.memory.buffer, offsets.mask, mask.length).set(mask);
+  kernel.gatherMap(offsets.map, offsets.mask, offsets.cells, width, height, factor, cw, ch);
+  const cells = copiedFloats(kernel.memory, offsets.cells, cw * ch * 2);
   averageCells(cells, 2, cw, ch, factor, width, height);
   gaussianInPlace(cells, 2, cw, ch, Math.round(radius / factor));
-  const { before: left, after: right, share: across } = between(width, factor, cw);
-  const rows = between(height, factor, ch);
-  const out = new Float32Array(width * height);
-  for (let y = 0; y < height; y++) {
-    const above = rows.before[y]! * cw * 2, below = rows.after[y]! * cw * 2;
-    const fy = rows.share[y]!;
-    for (let x = 0, p = y * width; x < width; x++, p++) {
-      const fx = across[x]!;
-      const a = above + left[x]! * 2, b = above + right[x]! * 2, c = below + left[x]! * 2, d = below + right[x]! * 2;
-      const topValue = cells[a]! + fx * (cells[b]! - cells[a]!), bottomValue = cells[c]! + fx * (cells[d]! - cells[c]!);
-      const topWeight = cells[a + 1]! + fx * (cells[b + 1]! - cells[a + 1]!), bottomWeight = cells[c + 1]! + fx * (cells[d + 1]! - cells[c + 1]!);
-      out[p] = ratio(topValue + fy * (bottomValue - topValue), topWeight + fy * (bottomWeight - topWeight));
-    }
-  }
-  return out;
+  const { place, size } = interpolationPlan(cells.length, width, height, 0, width * height);
+  kernel = coarseKernelFor(size);
+  new Float32Array(kernel.memory.buffer, place.cells, cells.length).set(cells);
+  writeBetweenTables(kernel.memory, place.tables, width, height, { factor, width: cw, height: ch });
+  const { tables } = place;
+  kernel.interpolateMap(place.cells, cw, width, height, place.out, tables.acrossBefore, tables.acrossAfter, tables.acrossShare, tables.downBefore, tables.downAfter, tables.downShare);
+  return copiedFloats(kernel.memory, place.out, width * height);
 }
 
 /** The masked values and the mask as four interleaved channels (0 off the mask), low-passed at full resolution; for the pixels of `at`, or all. */
@@ -120,55 +131,45 @@ function fineLowPass(values: Float32Array, mask: Uint8Array, width: number, heig
  * into cells a quarter of the radius across (only the mask's pixels are read: the others add
  * nothing), blurred there, and interpolated back at the pixels asked for. A low-pass that wide has
  * nothing finer than a cell to lose, and the shading low-pass (a fifth of the face) was most of the
- * colour step's time at full resolution.
+ * colour step's time at full resolution. The gathering and the interpolation run in WebAssembly
+ * (coarse-low-pass.wat); the result is a view of its memory, valid until its next call.
  */
 function coarseLowPass(values: Float32Array, mask: Uint8Array, width: number, height: number, radius: number, at?: Int32Array): Float32Array {
   const factor = Math.floor(radius / 4);
   const cw = Math.ceil(width / factor);
   const ch = Math.ceil(height / factor);
-  const cells = new Float32Array(cw * ch * 4);
-  // Each row of a cell is summed in locals, rounded as a float32 sum in the cell itself would be.
-  for (let y = 0; y < height; y++) {
-    const row = Math.floor(y / factor) * cw;
-    for (let x0 = 0; x0 < width; x0 += factor) {
-      const cell = (row + x0 / factor) * 4;
-      // Plain locals, not destructured from an array: that allocated an array and boxed numbers
-      // per cell row, most of the garbage a video frame's swap left behind.
-      let r = cells[cell]!, g = cells[cell + 1]!, b = cells[cell + 2]!, n = cells[cell + 3]!;
-      for (let p = y * width + x0, end = y * width + Math.min(x0 + factor, width); p < end; p++) {
-        if (!mask[p]) continue;
-        r = Math.fround(r + values[p * 3]!);
-        g = Math.fround(g + values[p * 3 + 1]!);
-        b = Math.fround(b + values[p * 3 + 2]!);
-        n += 1;
-      }
-      cells[cell] = r;
-      cells[cell + 1] = g;
-      cells[cell + 2] = b;
-      cells[cell + 3] = n;
-    }
-  }
+  const count = at ? at.length : width * height;
+  const plan = new HeapPlan();
+  // The cells come first, so no list of pixels is at offset 0 (which tells the kernel there is none).
+  const offsets = { cells: plan.take(cw * ch * 16), values: plan.take(values.length * 4), mask: plan.take(mask.length) };
+  let kernel = coarseKernelFor(plan.size);
+  new Float32Array(kernel.memory.buffer, offsets.values, values.length).set(values);
+  new Uint8Array(kernel.memory.buffer, offsets.mask, mask.length).set(mask);
+  kernel.gather(offsets.values, offsets.mask, offsets.cells, width, height, factor, cw, ch);
+  const cells = copiedFloats(kernel.memory, offsets.cells, cw * ch * 4);
   averageCells(cells, 4, cw, ch, factor, width, height);
   gaussianInPlace(cells, 4, cw, ch, Math.round(radius / factor));
   // Bilinear interpolation from the cells' centres, each row's and column's cells and shares worked out once.
-  const { before: left, after: right, share: across } = between(width, factor, cw);
-  const { before: above, after: below, share: down } = between(height, factor, ch);
-  const count = at ? at.length : width * height;
-  const out = scratchFloats('low', count * 4);
-  for (let n = 0; n < count; n++) {
-    const p = at ? at[n]! : n;
-    const x = p % width, y = (p - x) / width;
-    const fy = down[y]!;
-    const fx = across[x]!;
-    const a = (above[y]! * cw + left[x]!) * 4, b = (above[y]! * cw + right[x]!) * 4;
-    const c = (below[y]! * cw + left[x]!) * 4, d = (below[y]! * cw + right[x]!) * 4;
-    for (let k = 0; k < 4; k++) {
-      const top = cells[a + k]! + fx * (cells[b + k]! - cells[a + k]!);
-      const bottom = cells[c + k]! + fx * (cells[d + k]! - cells[c + k]!);
-      out[n * 4 + k] = top + fy * (bottom - top);
-    }
-  }
-  return out;
+  const { place, size } = interpolationPlan(cells.length, width, height, at ? count : 0, count * 4);
+  kernel = coarseKernelFor(size);
+  new Float32Array(kernel.memory.buffer, place.cells, cells.length).set(cells);
+  writeBetweenTables(kernel.memory, place.tables, width, height, { factor, width: cw, height: ch });
+  if (at) new Int32Array(kernel.memory.buffer, place.at, count).set(at);
+  const { tables } = place;
+  kernel.interpolate(place.cells, cw, place.at, count, width, place.out, tables.acrossBefore, tables.acrossAfter, tables.acrossShare, tables.downBefore, tables.downAfter, tables.downShare);
+  return new Float32Array(kernel.memory.buffer, place.out, count * 4);
+}
+
+/** Where the interpolation's inputs and output go in the kernel's memory: the cells first, then the listed pixels (`listed` of them, if any), the output (`outFloats`) and the tables. */
+function interpolationPlan(cellFloats: number, width: number, height: number, listed: number, outFloats: number) {
+  const plan = new HeapPlan();
+  const place = {
+    cells: plan.take(cellFloats * 4),
+    at: listed > 0 ? plan.take(listed * 4) : 0,
+    out: plan.take(outFloats * 4),
+    tables: takeBetweenTables(plan, width, height),
+  };
+  return { place, size: plan.size };
 }
 
 /** Cells' sums made means: every pixel of a cell counts, in the mask or not (a cell is as many rows tall and columns wide as lie in the box). */

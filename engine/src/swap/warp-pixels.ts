@@ -1,5 +1,5 @@
 import type { FaceTexture } from './prepared-source';
-import { exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from './wasm-kernel';
+import { copiedBytes, copiedFloats, exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
 
 interface WarpKernel extends KernelInstance {
   warp(...offsetsAndSizes: number[]): number;
@@ -122,10 +122,10 @@ export function warpPixels(input: WarpPixelsInput): WarpedPixels {
     out.rgb, out.secondRgb, out.covered, out.confidence, out.sharpness, out.mixes, out.both, out.mixed, HAIR_TAKEOVER, SURE_SKIN,
   );
   return {
-    rgb: new Float32Array(buffer, out.rgb, pixels * 3).slice(),
-    covered: new Uint8Array(buffer, out.covered, pixels).slice(),
-    confidence: new Float32Array(buffer, out.confidence, pixels).slice(),
-    sharpness: kernel.stretched.value === 1 ? new Float32Array(buffer, out.sharpness, pixels).slice() : null,
+    rgb: copiedFloats(kernel.memory, out.rgb, pixels * 3),
+    covered: copiedBytes(kernel.memory, out.covered, pixels),
+    confidence: copiedFloats(kernel.memory, out.confidence, pixels),
+    sharpness: kernel.stretched.value === 1 ? copiedFloats(kernel.memory, out.sharpness, pixels) : null,
     other: {
       rgb: new Float32Array(buffer, out.secondRgb, pixels * 3),
       mixes: new Float32Array(buffer, out.mixes, pixels),

@@ -1,3 +1,5 @@
+import { copiedFloats, exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
+
 /**
  * A large face's smooth steps (the tone transfer, the Poisson blend and the centre anchor) run on
  * a coarser grid: every cell averages `factor` x `factor` pixels of the box, so that its short
@@ -17,6 +19,21 @@ export const SMOOTH_CELLS = 100;
  */
 export const SKIN_MAP_CELLS = 160;
 
+interface WorkingGridKernel extends KernelInstance {
+  shrink(values: number, sums: number, channels: number, width: number, height: number, factor: number, gridWidth: number, gridHeight: number): void;
+  enlarge(
+    coarse: number, defined: number, out: number, channels: number, gridWidth: number, width: number, height: number,
+    acrossBefore: number, acrossAfter: number, acrossShare: number, downBefore: number, downAfter: number, downShare: number, row: number, rowWeight: number, add: number,
+  ): void;
+}
+
+/** About 1 kB. The kept instance may grow to 16 MB of memory: the demo photos' largest face box (262x289) needs 2.4 MB. */
+const gridKernelFor = wasmKernel<WorkingGridKernel>('./working-grid.wasm', 16 * 2 ** 20, (exports) => {
+  const { shrink, enlarge } = exports;
+  if (typeof shrink !== 'function' || typeof enlarge !== 'function') throw new Error('working-grid.wasm exports no shrink or enlarge');
+  return { memory: exportedMemory(exports, 'working-grid.wasm'), shrink: shrink as WorkingGridKernel['shrink'], enlarge: enlarge as WorkingGridKernel['enlarge'] };
+});
+
 export interface WorkingGrid {
   /** Box pixels across (and down) one cell. */
   factor: number;
@@ -35,36 +52,15 @@ export function workingGrid(width: number, height: number, { cells = SMOOTH_CELL
 
 /**
  * Per cell, the mean of the box's pixels in it (`channels` interleaved; cells at the right and
- * bottom edge may hold fewer pixels). Three channels, the only use on a video's every frame, are
- * summed spelt out, and each cell's pixel count follows from its place: about 40 % less time.
+ * bottom edge may hold fewer pixels). Run in WebAssembly (working-grid.wat).
  */
 export function shrinkValues(values: Float32Array, channels: number, width: number, height: number, grid: WorkingGrid): Float32Array {
-  const { factor } = grid;
-  const column = cellColumns(width, factor);
-  const sums = new Float32Array(grid.width * grid.height * channels);
-  for (let y = 0; y < height; y++) {
-    const row = Math.floor(y / factor) * grid.width;
-    if (channels === 3) {
-      for (let x = 0, p = y * width * 3; x < width; x++, p += 3) {
-        const c = (row + column[x]!) * 3;
-        sums[c]! += values[p]!;
-        sums[c + 1]! += values[p + 1]!;
-        sums[c + 2]! += values[p + 2]!;
-      }
-      continue;
-    }
-    for (let x = 0, p = y * width * channels; x < width; x++) {
-      for (let k = 0, c = (row + column[x]!) * channels; k < channels; k++) sums[c + k]! += values[p++]!;
-    }
-  }
-  for (let cy = 0; cy < grid.height; cy++) {
-    const rows = Math.min(factor, height - cy * factor);
-    for (let cx = 0; cx < grid.width; cx++) {
-      const count = rows * Math.min(factor, width - cx * factor);
-      for (let k = 0, c = (cy * grid.width + cx) * channels; k < channels; k++) sums[c + k]! /= count;
-    }
-  }
-  return sums;
+  const plan = new HeapPlan();
+  const at = { values: plan.take(values.length * 4), sums: plan.take(grid.width * grid.height * channels * 4) };
+  const kernel = gridKernelFor(plan.size);
+  new Float32Array(kernel.memory.buffer, at.values, values.length).set(values);
+  kernel.shrink(at.values, at.sums, channels, width, height, grid.factor, grid.width, grid.height);
+  return copiedFloats(kernel.memory, at.sums, grid.width * grid.height * channels);
 }
 
 /** 1 on the cells whose every pixel is set in `mask`. */
@@ -83,36 +79,37 @@ export function shrinkMask(mask: Uint8Array, width: number, height: number, grid
  * taken from the `defined` cells only (normalised; 0 where none of the four is defined). Every
  * cell is defined when no mask is given. Interpolated down first, once per pixel row over the
  * cells (the row's weights too), then across per pixel: two taps per pixel instead of four (a
- * 720p video frame's face enlarges four maps).
+ * 720p video frame's face enlarges four maps). Run in WebAssembly (working-grid.wat).
  */
 export function enlargeValues(coarse: Float32Array, channels: number, grid: WorkingGrid, width: number, height: number, defined?: Uint8Array): Float32Array {
-  const out = new Float32Array(width * height * channels);
-  const across = between(width, grid.factor, grid.width);
-  const down = between(height, grid.factor, grid.height);
-  const row = new Float64Array(grid.width * channels);
-  const rowWeight = new Float64Array(grid.width);
-  for (let y = 0; y < height; y++) {
-    const top = down.before[y]! * grid.width, bottom = down.after[y]! * grid.width, ty = down.share[y]!;
-    for (let cell = 0; cell < grid.width; cell++) {
-      const wt = defined ? (1 - ty) * defined[top + cell]! : 1 - ty;
-      const wb = defined ? ty * defined[bottom + cell]! : ty;
-      rowWeight[cell] = wt + wb;
-      for (let k = 0; k < channels; k++) row[cell * channels + k] = wt * coarse[(top + cell) * channels + k]! + wb * coarse[(bottom + cell) * channels + k]!;
-    }
-    for (let x = 0, p = y * width * channels; x < width; x++, p += channels) {
-      const tx = across.share[x]!;
-      const a = across.before[x]!, b = across.after[x]!;
-      let wa = 1 - tx, wb = tx;
-      if (defined) {
-        const total = wa * rowWeight[a]! + wb * rowWeight[b]!;
-        if (total < 1e-6) continue;
-        wa /= total;
-        wb /= total;
-      }
-      for (let k = 0; k < channels; k++) out[p + k] = wa * row[a * channels + k]! + wb * row[b * channels + k]!;
-    }
-  }
-  return out;
+  return enlarge(coarse, channels, grid, width, height, defined);
+}
+
+/** `enlargeValues`, its values added to `onto` (changed in place) when that is given; the values otherwise. */
+function enlarge(coarse: Float32Array, channels: number, grid: WorkingGrid, width: number, height: number, defined?: Uint8Array, onto?: Float32Array): Float32Array {
+  const plan = new HeapPlan();
+  const at = {
+    coarse: plan.take(coarse.length * 4),
+    defined: defined ? plan.take(defined.length) : 0,
+    out: plan.take(width * height * channels * 4),
+    tables: takeBetweenTables(plan, width, height),
+    row: plan.take(grid.width * channels * 8),
+    rowWeight: plan.take(grid.width * 8),
+  };
+  const kernel = gridKernelFor(plan.size);
+  const { buffer } = kernel.memory;
+  new Float32Array(buffer, at.coarse, coarse.length).set(coarse);
+  // A mask is never at offset 0 (the grid's values come first): 0 tells the kernel there is none.
+  if (defined) new Uint8Array(buffer, at.defined, defined.length).set(defined);
+  writeBetweenTables(kernel.memory, at.tables, width, height, grid);
+  const out = new Float32Array(buffer, at.out, width * height * channels);
+  if (onto) out.set(onto);
+  const { tables } = at;
+  kernel.enlarge(at.coarse, at.defined, at.out, channels, grid.width, width, height, tables.acrossBefore, tables.acrossAfter, tables.acrossShare,
+    tables.downBefore, tables.downAfter, tables.downShare, at.row, at.rowWeight, onto ? 1 : 0);
+  if (!onto) return copiedFloats(kernel.memory, at.out, out.length);
+  onto.set(out);
+  return onto;
 }
 
 /** Points (x, y pairs) in the box's pixels moved to the grid's cells: a cell's centre is the middle of its pixels' centres. */
@@ -133,8 +130,7 @@ function cellCoordinate(x: number, factor: number): number {
 export function layBack(face: Float32Array, onGrid: { toned: Float32Array; drawn: Float32Array; covered: Uint8Array }, grid: WorkingGrid, width: number, height: number): void {
   const { toned, drawn } = onGrid;
   for (let i = 0; i < toned.length; i++) toned[i]! -= drawn[i]!;
-  const change = enlargeValues(toned, 3, grid, width, height, onGrid.covered);
-  for (let i = 0; i < change.length; i++) face[i]! += change[i]!;
+  enlarge(toned, 3, grid, width, height, onGrid.covered, face);
 }
 
 /** Per pixel across a box's side, the cell it lies in. */
@@ -158,4 +154,39 @@ export function between(size: number, factor: number, cells: number): { before: 
     share[x] = at - before[x]!;
   }
   return { before, after, share };
+}
+
+/** Where a kernel finds `between`'s tables for a box's columns and rows: each side's two cells (int32) and share (float64). */
+export interface BetweenTables {
+  acrossBefore: number;
+  acrossAfter: number;
+  acrossShare: number;
+  downBefore: number;
+  downAfter: number;
+  downShare: number;
+}
+
+/** Room in a kernel's memory for the tables of a `width` x `height` box. */
+export function takeBetweenTables(plan: HeapPlan, width: number, height: number): BetweenTables {
+  return {
+    acrossBefore: plan.take(width * 4),
+    acrossAfter: plan.take(width * 4),
+    acrossShare: plan.take(width * 8),
+    downBefore: plan.take(height * 4),
+    downAfter: plan.take(height * 4),
+    downShare: plan.take(height * 8),
+  };
+}
+
+/** `between`'s tables for a `width` x `height` box over `grid`, written where `at` says. */
+export function writeBetweenTables(memory: WebAssembly.Memory, at: BetweenTables, width: number, height: number, grid: WorkingGrid): void {
+  const { buffer } = memory;
+  const across = between(width, grid.factor, grid.width);
+  const down = between(height, grid.factor, grid.height);
+  new Int32Array(buffer, at.acrossBefore, width).set(across.before);
+  new Int32Array(buffer, at.acrossAfter, width).set(across.after);
+  new Float64Array(buffer, at.acrossShare, width).set(across.share);
+  new Int32Array(buffer, at.downBefore, height).set(down.before);
+  new Int32Array(buffer, at.downAfter, height).set(down.after);
+  new Float64Array(buffer, at.downShare, height).set(down.share);
 }

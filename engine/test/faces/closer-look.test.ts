@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RgbImage } from '../../src/faces/decode-image';
-import { lookCloser } from '../../src/faces/closer-look';
+import { lookCloser, resampled } from '../../src/faces/closer-look';
 import { detectFaces, meshExtent, type Face } from '../../src/faces/detect-faces';
 import { cameraFrames, type PhotoWindow } from './fixtures';
 
@@ -56,5 +56,50 @@ describe('a closer look at a face on a video frame', () => {
     const blank: RgbImage = { rgb: new Uint8Array(640 * 360 * 3).fill(90), width: 640, height: 360 };
     const face = largest(await detectFaces(frames[0]!));
     expect(await lookCloser(blank, face)).toBe(face);
+  });
+});
+
+/** The crop in plain JavaScript, as its WebAssembly promises it: per crop pixel, taps x taps bilinear samples (the image mirrored beyond its edges) summed in float64, their mean rounded as Math.round does. */
+function referenceCrop(image: RgbImage, left: number, top: number, scale: number): Uint8Array {
+  const side = 256;
+  const taps = Math.max(1, Math.ceil(scale));
+  const place = (start: number, c: number, t: number, size: number) => {
+    const period = 2 * (size - 1);
+    const folded = (((start + (c + (t + 0.5) / taps) * scale - 0.5) % period) + period) % period;
+    const at = folded < size ? folded : period - folded;
+    const first = Math.min(size - 2, Math.floor(at));
+    return { first, share: at - first };
+  };
+  const out = new Uint8Array(side * side * 3);
+  for (let cy = 0; cy < side; cy++) {
+    for (let cx = 0; cx < side; cx++) {
+      const sums = [0, 0, 0];
+      for (let ty = 0; ty < taps; ty++) {
+        const row = place(top, cy, ty, image.height);
+        for (let tx = 0; tx < taps; tx++) {
+          const column = place(left, cx, tx, image.width);
+          const i = (row.first * image.width + column.first) * 3, j = i + image.width * 3;
+          for (let k = 0; k < 3; k++) {
+            const upper = image.rgb[i + k]! + (image.rgb[i + k + 3]! - image.rgb[i + k]!) * column.share;
+            const lower = image.rgb[j + k]! + (image.rgb[j + k + 3]! - image.rgb[j + k]!) * column.share;
+            sums[k]! += upper + (lower - upper) * row.share;
+          }
+        }
+      }
+      for (let k = 0; k < 3; k++) out[(cy * side + cx) * 3 + k] = Math.round(sums[k]! / (taps * taps));
+    }
+  }
+  return out;
+}
+
+describe("the closer look's crop (WebAssembly)", () => {
+  it('gives exactly what sampling in plain JavaScript gives: shrunk, enlarged, at exact halves and mirrored beyond the edges', () => {
+    const [width, height] = [300, 200];
+    // Stripes and a gradient: neighbouring samples differ, and means fall on exact halves.
+    const rgb = Uint8Array.from({ length: width * height * 3 }, (_, i) => ((i % 3) * 97 + Math.floor(i / 3) * (i % 3 === 0 ? 1 : 7)) % 256);
+    const image = { rgb, width, height };
+    for (const [left, top, scale] of [[20, 10, 1], [40.25, 30.5, 0.5], [-60, -40, 1.5], [100, 50, 2.03], [150, 120, 0.75], [-10, 90, 3]] as const) {
+      expect(Array.from(resampled(image, left, top, scale).rgb), `${left}, ${top} at ${scale}`).toEqual(Array.from(referenceCrop(image, left, top, scale)));
+    }
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { gaussianInPlace } from '../../src/swap/box-blur';
 import { blurMap, maskedBlur } from '../../src/swap/masked-blur';
+import { between } from '../../src/swap/working-grid';
 
 const W = 240;
 const H = 200;
@@ -18,6 +20,111 @@ function scene(): { values: Float32Array; mask: Uint8Array } {
   }
   return { values, mask };
 }
+
+/**
+ * The wide masked low-pass in plain JavaScript, as its WebAssembly promises it: the masked pixels
+ * added into float32 cells a quarter of the radius across one by one, the cells made means and
+ * box-blurred, then interpolated in float64 at each pixel asked for, and the channels divided by
+ * the blurred mask.
+ */
+function referenceWideBlur(values: Float32Array, mask: Uint8Array, width: number, height: number, radius: number, at: Int32Array): { mean: Float32Array; weight: Float32Array } {
+  const factor = Math.floor(radius / 4);
+  const [cw, ch] = [Math.ceil(width / factor), Math.ceil(height / factor)];
+  const cells = new Float32Array(cw * ch * 4);
+  for (let p = 0; p < mask.length; p++) {
+    if (!mask[p]) continue;
+    const cell = (Math.floor(Math.floor(p / width) / factor) * cw + Math.floor((p % width) / factor)) * 4;
+    for (let k = 0; k < 3; k++) cells[cell + k]! += values[p * 3 + k]!;
+    cells[cell + 3]!++;
+  }
+  for (let cell = 0; cell < cw * ch; cell++) {
+    const [cx, cy] = [cell % cw, Math.floor(cell / cw)];
+    const count = Math.min(factor, height - cy * factor) * Math.min(factor, width - cx * factor);
+    for (let k = 0; k < 4; k++) cells[cell * 4 + k]! /= count;
+  }
+  gaussianInPlace(cells, 4, cw, ch, Math.round(radius / factor));
+  const [across, down] = [between(width, factor, cw), between(height, factor, ch)];
+  const mean = new Float32Array(at.length * 3), weight = new Float32Array(at.length);
+  at.forEach((p, n) => {
+    const [x, y] = [p % width, Math.floor(p / width)];
+    const cell = (row: Int32Array, column: Int32Array, k: number) => cells[(row[y]! * cw + column[x]!) * 4 + k]!;
+    const low = [0, 1, 2, 3].map((k) => {
+      const top = cell(down.before, across.before, k) + across.share[x]! * (cell(down.before, across.after, k) - cell(down.before, across.before, k));
+      const bottom = cell(down.after, across.before, k) + across.share[x]! * (cell(down.after, across.after, k) - cell(down.after, across.before, k));
+      return Math.fround(top + down.share[y]! * (bottom - top));
+    });
+    weight[n] = low[3]!;
+    if (low[3]! >= 1e-6) for (let k = 0; k < 3; k++) mean[n * 3 + k] = low[k]! / low[3]!;
+  });
+  return { mean, weight };
+}
+
+/** The wide one-channel low-pass in plain JavaScript: each row of a cell summed in float64 and added into its float32 sum, then as above, the map over the mask. */
+function referenceWideMap(map: Float32Array, width: number, height: number, radius: number, mask?: Uint8Array): Float32Array {
+  const factor = Math.floor(radius / 4);
+  const [cw, ch] = [Math.ceil(width / factor), Math.ceil(height / factor)];
+  const cells = new Float32Array(cw * ch * 2);
+  for (let y = 0; y < height; y++) {
+    for (let cx = 0; cx < cw; cx++) {
+      let [sum, n] = [0, 0];
+      for (let x = cx * factor; x < Math.min(width, (cx + 1) * factor); x++) {
+        if (mask && !mask[y * width + x]) continue;
+        sum += map[y * width + x]!;
+        n++;
+      }
+      const cell = (Math.floor(y / factor) * cw + cx) * 2;
+      cells[cell]! += sum;
+      cells[cell + 1]! += n;
+    }
+  }
+  for (let cell = 0; cell < cw * ch; cell++) {
+    const count = Math.min(factor, height - Math.floor(cell / cw) * factor) * Math.min(factor, width - (cell % cw) * factor);
+    for (let k = 0; k < 2; k++) cells[cell * 2 + k]! /= count;
+  }
+  gaussianInPlace(cells, 2, cw, ch, Math.round(radius / factor));
+  const [across, down] = [between(width, factor, cw), between(height, factor, ch)];
+  return Float32Array.from({ length: width * height }, (_, p) => {
+    const [x, y] = [p % width, Math.floor(p / width)];
+    const cell = (row: Int32Array, column: Int32Array, k: number) => cells[(row[y]! * cw + column[x]!) * 2 + k]!;
+    const [value, weight] = [0, 1].map((k) => {
+      const top = cell(down.before, across.before, k) + across.share[x]! * (cell(down.before, across.after, k) - cell(down.before, across.before, k));
+      const bottom = cell(down.after, across.before, k) + across.share[x]! * (cell(down.after, across.after, k) - cell(down.after, across.before, k));
+      return top + down.share[y]! * (bottom - top);
+    }) as [number, number];
+    return weight > 1e-6 ? value / weight : 0;
+  });
+}
+
+describe('the wide masked low-pass (WebAssembly)', () => {
+  it('blurs a one-channel map to exactly what plain JavaScript gives, with a mask and without', () => {
+    let state = 11;
+    const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (const [width, height, radius] of [[231, 258, 12], [40, 33, 8], [9, 9, 17], [300, 120, 25]] as const) {
+      const map = Float32Array.from({ length: width * height }, next);
+      const mask = Uint8Array.from({ length: width * height }, () => (next() < 0.6 ? 1 : 0));
+      for (const m of [undefined, mask]) {
+        expect(Array.from(blurMap(map, width, height, radius, m)), `${width}x${height} radius ${radius}`).toEqual(Array.from(referenceWideMap(map, width, height, radius, m)));
+      }
+    }
+  });
+
+  it('gives exactly what gathering, blurring and interpolating in plain JavaScript give, on listed pixels and on all', () => {
+    let state = 5;
+    const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (const [width, height, radius] of [[231, 258, 12], [40, 33, 8], [9, 9, 17], [300, 120, 25]] as const) {
+      const values = Float32Array.from({ length: width * height * 3 }, () => next() * 255);
+      const mask = Uint8Array.from({ length: width * height }, () => (next() < 0.6 ? 1 : 0));
+      const listed = Int32Array.from({ length: Math.floor((width * height) / 3) }, () => Math.floor(next() * width * height));
+      const every = Int32Array.from({ length: width * height }, (_, p) => p);
+      for (const at of [listed, undefined]) {
+        const got = maskedBlur(values, mask, width, height, radius, at);
+        const expected = referenceWideBlur(values, mask, width, height, radius, at ?? every);
+        expect(Array.from(got.mean), `${width}x${height} radius ${radius}`).toEqual(Array.from(expected.mean));
+        expect(Array.from(got.weight)).toEqual(Array.from(expected.weight));
+      }
+    }
+  });
+});
 
 describe('masked low-pass', () => {
   for (const radius of [6, 40]) {

@@ -30,7 +30,7 @@ export interface KernelInstance {
 }
 
 /**
- * The engine's hand-written WebAssembly module `file` (next to this one; committed, built by
+ * The engine's hand-written WebAssembly module `file` (in this folder; committed, built by
  * `pnpm --filter @doppel/engine build:wasm`), compiled once per thread (each engine thread loads
  * its own modules). Returns a function giving an instance whose memory holds at least `bytes`: the
  * thread's kept instance while that stays within `keepBytes`, else one of its own, dropped with
@@ -70,4 +70,18 @@ export class HeapPlan {
   get size(): number {
     return this.end;
   }
+}
+
+/**
+ * Copies of a kernel's results, the caller's own, from byte `at` of `memory`: a typed array built
+ * from a view copies at memory speed, where the view's `slice` took 3-5 times as long (a 231x258
+ * face's RGB floats: 0.03 ms against 0.11-0.16).
+ */
+export function copiedFloats(memory: WebAssembly.Memory, at: number, length: number): Float32Array {
+  return new Float32Array(new Float32Array(memory.buffer, at, length));
+}
+
+/** As `copiedFloats`, for bytes. */
+export function copiedBytes(memory: WebAssembly.Memory, at: number, length: number): Uint8Array {
+  return new Uint8Array(new Uint8Array(memory.buffer, at, length));
 }
