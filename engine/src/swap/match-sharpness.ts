@@ -1,5 +1,17 @@
+import { exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
 import { maskedBlur } from './masked-blur';
-import { scratchFloats } from './scratch-floats';
+
+interface EdgeBlurKernel extends KernelInstance {
+  gradients(rgb: number, features: number, light: number, gradients: number, histogram: number, width: number, height: number, edge: number, rowStep: number, least: number, steps: number): number;
+  ranges(light: number, gradients: number, blurs: number, width: number, height: number, edge: number, rowStep: number, threshold: number, contrast: number, norm: number): number;
+}
+
+/** About 1 kB. The kept instance may grow to 16 MB of memory: the demo photos' largest face box (262x289) needs 1.7 MB. */
+const edgeKernelFor = wasmKernel<EdgeBlurKernel>('./edge-blur.wasm', 16 * 2 ** 20, (exports) => {
+  const { gradients, ranges } = exports;
+  if (typeof gradients !== 'function' || typeof ranges !== 'function') throw new Error('edge-blur.wasm exports no gradients or ranges');
+  return { memory: exportedMemory(exports, 'edge-blur.wasm'), gradients: gradients as EdgeBlurKernel['gradients'], ranges: ranges as EdgeBlurKernel['ranges'] };
+});
 
 /** Half the side of the window whose lightness range is an edge's contrast, px. */
 const EDGE_WINDOW = 3;
@@ -28,54 +40,36 @@ const MIN_EDGE_PIXELS = 20;
  * R blurred by sigma has the gradient R / (sigma sqrt(2 pi)) at its middle). The eyes, brows and
  * lips have such edges in every face, so a soft photo tells from a sharp one whatever the skin's
  * own texture: the demo photos' faces measure 1.3-2.0 px (photos 4 and 5, visibly soft, 1.8-2.0).
- * NaN when too few edges.
+ * NaN when too few edges. The loops over the pixels run in WebAssembly (edge-blur.wat).
  */
 export function edgeBlur(rgb: Float32Array, features: Uint8Array, width: number, height: number): number {
-  const r = EDGE_WINDOW;
-  const light = scratchFloats('edge-light', width * height);
-  for (let p = 0; p < light.length; p++) light[p] = 0.299 * rgb[p * 3]! + 0.587 * rgb[p * 3 + 1]! + 0.114 * rgb[p * 3 + 2]!;
-  // The gradients' histogram, in steps of a quarter level, gives the steepest share's threshold.
-  const histogram = new Int32Array(GRADIENT_STEPS);
-  // Per read feature pixel, its gradient (0 elsewhere and below `MIN_GRADIENT`).
-  const gradients = scratchFloats('edge-gradients', light.length).fill(0);
-  let count = 0;
-  for (let y = r; y < height - r; y += ROW_STEP) {
-    for (let p = y * width + r, end = (y + 1) * width - r; p < end; p++) {
-      if (!features[p]) continue;
-      const gx = light[p + 1]! - light[p - 1]!, gy = light[p + width]! - light[p - width]!;
-      const gradient = Math.sqrt(gx * gx + gy * gy) / 2;
-      if (gradient < MIN_GRADIENT) continue;
-      gradients[p] = gradient;
-      histogram[Math.min(GRADIENT_STEPS - 1, Math.floor(gradient * 4))]!++;
-      count++;
-    }
-  }
+  const pixels = width * height;
+  const plan = new HeapPlan();
+  const at = {
+    rgb: plan.take(pixels * 12),
+    features: plan.take(pixels),
+    light: plan.take(pixels * 4),
+    gradients: plan.take(pixels * 4),
+    histogram: plan.take(GRADIENT_STEPS * 4),
+    // At most one blur per pixel of the rows read.
+    blurs: plan.take(Math.ceil(height / ROW_STEP) * width * 8),
+  };
+  const kernel = edgeKernelFor(plan.size);
+  new Float32Array(kernel.memory.buffer, at.rgb, pixels * 3).set(rgb);
+  new Uint8Array(kernel.memory.buffer, at.features, pixels).set(features);
+  const count = kernel.gradients(at.rgb, at.features, at.light, at.gradients, at.histogram, width, height, EDGE_WINDOW, ROW_STEP, MIN_GRADIENT, GRADIENT_STEPS);
   if (count < MIN_EDGE_PIXELS) return NaN;
+  // The gradients' histogram, in steps of a quarter level, gives the steepest share's threshold.
+  const histogram = new Int32Array(kernel.memory.buffer, at.histogram, GRADIENT_STEPS);
   const steepest = Math.max(MIN_EDGE_PIXELS, Math.round(count * STEEPEST_SHARE));
   let step = GRADIENT_STEPS - 1;
   for (let above = histogram[step]!; above < steepest; above += histogram[step]!) step--;
-  const threshold = step / 4;
-  // Only the steepest pixels' ranges are read: 49 pixels each.
-  const blurs: number[] = [];
-  for (let y = r; y < height - r; y += ROW_STEP) {
-    for (let p = y * width + r, end = (y + 1) * width - r; p < end; p++) {
-      const gradient = gradients[p]!;
-      // Unread and gentle pixels hold 0, below any threshold (at least `MIN_GRADIENT`).
-      if (gradient < threshold) continue;
-      let low = Infinity, high = -Infinity;
-      for (let dy = -r; dy <= r; dy++) {
-        for (let q = p + dy * width - r, last = q + 2 * r; q <= last; q++) {
-          const v = light[q]!;
-          if (v < low) low = v;
-          if (v > high) high = v;
-        }
-      }
-      if (high - low >= MIN_EDGE_CONTRAST) blurs.push((high - low) / (gradient * Math.sqrt(2 * Math.PI)));
-    }
-  }
-  if (blurs.length < MIN_EDGE_PIXELS / 2) return NaN;
-  blurs.sort((a, b) => a - b);
-  return blurs[blurs.length >> 1]!;
+  // Only the steepest pixels' ranges are read: 49 pixels each. Unread and gentle pixels hold 0,
+  // below any threshold (at least `MIN_GRADIENT`).
+  const measured = kernel.ranges(at.light, at.gradients, at.blurs, width, height, EDGE_WINDOW, ROW_STEP, step / 4, MIN_EDGE_CONTRAST, Math.sqrt(2 * Math.PI));
+  if (measured < MIN_EDGE_PIXELS / 2) return NaN;
+  const blurs = new Float64Array(kernel.memory.buffer, at.blurs, measured).sort();
+  return blurs[measured >> 1]!;
 }
 
 /**

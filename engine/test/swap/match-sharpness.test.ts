@@ -15,6 +15,56 @@ async function discs(sigma: number): Promise<Float32Array> {
 
 const everywhere = new Uint8Array(SIZE * SIZE).fill(1);
 
+/**
+ * The edge blur in plain JavaScript, as its WebAssembly promises it: float32 lightness, gradients
+ * of the features on every other row, the steepest tenth by a histogram of quarter levels, and the
+ * median of range / (gradient sqrt(2 pi)) over those with a 7 x 7 range of at least 30.
+ */
+function referenceEdgeBlur(rgb: Float32Array, features: Uint8Array, width: number, height: number): number {
+  const light = Float32Array.from({ length: width * height }, (_, p) => 0.299 * rgb[p * 3]! + 0.587 * rgb[p * 3 + 1]! + 0.114 * rgb[p * 3 + 2]!);
+  const gradients = new Float32Array(width * height);
+  const histogram = new Int32Array(512);
+  const rows = Array.from({ length: Math.ceil((height - 6) / 2) }, (_, i) => 3 + 2 * i).filter((y) => y < height - 3);
+  let count = 0;
+  for (const y of rows) {
+    for (let x = 3; x < width - 3; x++) {
+      const p = y * width + x;
+      const [gx, gy] = [light[p + 1]! - light[p - 1]!, light[p + width]! - light[p - width]!];
+      const gradient = Math.sqrt(gx * gx + gy * gy) / 2;
+      if (!features[p] || !(gradient >= 2)) continue;
+      gradients[p] = gradient;
+      histogram[Math.min(511, Math.floor(gradient * 4))]!++;
+      count++;
+    }
+  }
+  if (count < 20) return NaN;
+  const steepest = Math.max(20, Math.round(count * 0.1));
+  let step = 511;
+  for (let above = histogram[step]!; above < steepest; above += histogram[step]!) step--;
+  const blurs: number[] = [];
+  for (const y of rows) {
+    for (let x = 3; x < width - 3; x++) {
+      const gradient = gradients[y * width + x]!;
+      if (gradient < step / 4) continue;
+      const window = Array.from({ length: 49 }, (_, i) => light[(y + Math.floor(i / 7) - 3) * width + x + (i % 7) - 3]!);
+      const range = Math.max(...window) - Math.min(...window);
+      if (range >= 30) blurs.push(range / (gradient * Math.sqrt(2 * Math.PI)));
+    }
+  }
+  if (blurs.length < 10) return NaN;
+  return blurs.sort((a, b) => a - b)[blurs.length >> 1]!;
+}
+
+describe('the edge blur (WebAssembly)', () => {
+  it('gives exactly what the measure in plain JavaScript gives, over all pixels and over features only', async () => {
+    const features = Uint8Array.from({ length: SIZE * SIZE }, (_, p) => ((p % SIZE) + Math.floor(p / SIZE)) % 5 < 3 ? 1 : 0);
+    for (const sigma of [0, 1, 2.5]) {
+      const rgb = await discs(sigma);
+      for (const mask of [everywhere, features]) expect(edgeBlur(rgb, mask, SIZE, SIZE), `sigma ${sigma}`).toBe(referenceEdgeBlur(rgb, mask, SIZE, SIZE));
+    }
+  });
+});
+
 describe('matching a soft photo', () => {
   it('measures the blur of edges: about the sigma up to 1.5 px, growing beyond', async () => {
     const measured = await Promise.all([1, 1.5, 2, 3].map(async (sigma) => edgeBlur(await discs(sigma), everywhere, SIZE, SIZE)));
