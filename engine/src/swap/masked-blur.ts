@@ -13,7 +13,7 @@ interface CoarseLowPassKernel extends KernelInstance {
   interpolateMap(cells: number, cellsAcross: number, width: number, height: number, out: number, left: number, right: number, across: number, above: number, below: number, down: number): void;
 }
 
-/** About 1 kB. The kept instance may grow to 16 MB of memory: the demo photos' largest face box (262x289) needs 1.8 MB. */
+/** About 1.3 kB. The kept instance may grow to 16 MB of memory: the demo photos' largest face box (262x289) needs 1.5 MB. */
 const coarseKernelFor = wasmKernel<CoarseLowPassKernel>('./coarse-low-pass.wasm', 16 * 2 ** 20, (exports) => {
   const { gather, interpolate, gatherMap, interpolateMap } = exports;
   if (typeof gather !== 'function' || typeof interpolate !== 'function' || typeof gatherMap !== 'function' || typeof interpolateMap !== 'function') {

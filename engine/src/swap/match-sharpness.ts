@@ -6,7 +6,7 @@ interface EdgeBlurKernel extends KernelInstance {
   ranges(light: number, gradients: number, blurs: number, width: number, height: number, edge: number, rowStep: number, threshold: number, contrast: number, norm: number): number;
 }
 
-/** About 1 kB. The kept instance may grow to 16 MB of memory: the demo photos' largest face box (262x289) needs 1.7 MB. */
+/** About 0.8 kB. The kept instance may grow to 16 MB of memory: the demo photos' largest face box (262x289) needs 1.8 MB. */
 const edgeKernelFor = wasmKernel<EdgeBlurKernel>('./edge-blur.wasm', 16 * 2 ** 20, (exports) => {
   const { gradients, ranges } = exports;
   if (typeof gradients !== 'function' || typeof ranges !== 'function') throw new Error('edge-blur.wasm exports no gradients or ranges');

@@ -27,7 +27,7 @@ interface WorkingGridKernel extends KernelInstance {
   ): void;
 }
 
-/** About 1 kB. The kept instance may grow to 16 MB of memory: the demo photos' largest face box (262x289) needs 2.4 MB. */
+/** About 1 kB. The kept instance may grow to 16 MB of memory: the demo photos' largest face box (262x289) needs 1.1 MB. */
 const gridKernelFor = wasmKernel<WorkingGridKernel>('./working-grid.wasm', 16 * 2 ** 20, (exports) => {
   const { shrink, enlarge } = exports;
   if (typeof shrink !== 'function' || typeof enlarge !== 'function') throw new Error('working-grid.wasm exports no shrink or enlarge');
