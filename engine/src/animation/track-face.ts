@@ -38,8 +38,9 @@ export function trackFace(from: RgbImage, to: RgbImage, face: Face, expected: Ex
   const range = Math.ceil((expected.search * Math.max(box.width, box.height)) / step);
   const [cx, cy] = [Math.round(expected.dx), Math.round(expected.dy)];
   const best = { dx: 0, dy: 0, difference: Infinity };
+  const samples = boxSamples(from, box, step);
   const consider = (dx: number, dy: number) => {
-    const difference = meanDifference(from, to, box, { dx, dy, scale: expected.scale }, step);
+    const difference = meanDifference(samples, to, box, { dx, dy, scale: expected.scale });
     if (difference !== null && difference < best.difference) Object.assign(best, { dx, dy, difference });
   };
   // Coarse shifts a sample apart, then every pixel around the best of them.
@@ -47,7 +48,7 @@ export function trackFace(from: RgbImage, to: RgbImage, face: Face, expected: Ex
   const coarse = { ...best };
   for (let dy = 1 - step; dy < step; dy++) for (let dx = 1 - step; dx < step; dx++) consider(coarse.dx + dx, coarse.dy + dy);
   if (best.difference > MAX_DIFFERENCE) return null;
-  const move = expected.scaleSearch ? bestScale(from, to, box, best, expected, step) : { scale: expected.scale, dx: best.dx, dy: best.dy };
+  const move = expected.scaleSearch ? bestScale(samples, to, box, best, expected) : { scale: expected.scale, dx: best.dx, dy: best.dy };
   return moved(face, move, to);
 }
 
@@ -56,10 +57,10 @@ export function trackFace(from: RgbImage, to: RgbImage, face: Face, expected: Ex
  * that matches best, then the shift a pixel either way at that scale: a face grown about its box's
  * centre keeps its place, so the shift found at the expected scale is at most a pixel off.
  */
-function bestScale(from: RgbImage, to: RgbImage, box: Face['box'], at: { dx: number; dy: number; difference: number }, expected: Expected, step: number): Move {
+function bestScale(samples: BoxSamples, to: RgbImage, box: Face['box'], at: { dx: number; dy: number; difference: number }, expected: Expected): Move {
   const best = { dx: at.dx, dy: at.dy, scale: expected.scale, difference: at.difference };
   const consider = (move: Move) => {
-    const difference = meanDifference(from, to, box, move, step);
+    const difference = meanDifference(samples, to, box, move);
     if (difference !== null && difference < best.difference) Object.assign(best, move, { difference });
   };
   const reach = Math.round((expected.scaleSearch ?? 0) / SCALE_STEP);
@@ -109,28 +110,51 @@ function movedPoint(box: Face['box'], { dx, dy, scale }: Move, x: number, y: num
   return [bx + (x - bx) * scale + dx, by + (y - by) * scale + dy];
 }
 
-const grey = (image: RgbImage, x: number, y: number) => {
+const greyAt = (image: RgbImage, x: number, y: number) => {
   const p = (y * image.width + x) * 3;
   return 0.299 * image.rgb[p]! + 0.587 * image.rgb[p + 1]! + 0.114 * image.rgb[p + 2]!;
 };
 
-/** Mean |grey difference| of the box on `from` and the box moved by `move` on `to`, over the samples inside both; null when too few are. */
-function meanDifference(from: RgbImage, to: RgbImage, box: Face['box'], { dx, dy, scale }: Move, step: number): number | null {
+/**
+ * The box's samples on `from`, every `step` px across and down: their positions, and their grey
+ * (NaN where the box runs past `from`). Worked out once per search, where each shift tried read
+ * them again (a 720p frame's search tries about 700).
+ */
+interface BoxSamples {
+  xs: number[];
+  ys: number[];
+  grey: Float64Array;
+}
+
+function boxSamples(from: RgbImage, box: Face['box'], step: number): BoxSamples {
+  const xs: number[] = [], ys: number[] = [];
+  for (let x = box.x; x < box.x + box.width; x += step) xs.push(x);
+  for (let y = box.y; y < box.y + box.height; y += step) ys.push(y);
+  const grey = new Float64Array(xs.length * ys.length);
+  ys.forEach((y, row) => xs.forEach((x, column) => (grey[row * xs.length + column] = x < from.width && y < from.height ? greyAt(from, x, y) : NaN)));
+  return { xs, ys, grey };
+}
+
+/** Mean |grey difference| of the box's samples on `from` and the box moved by `move` on `to`, over the samples inside both; null when too few are. */
+function meanDifference(samples: BoxSamples, to: RgbImage, box: Face['box'], { dx, dy, scale }: Move): number | null {
   const [bx, by] = [box.x + box.width / 2, box.y + box.height / 2];
+  const { xs, ys, grey } = samples;
   let sum = 0;
   let count = 0;
-  let samples = 0;
-  for (let y = box.y; y < box.y + box.height; y += step) {
+  for (let row = 0; row < ys.length; row++) {
+    const y = ys[row]!;
     const ty = scale === 1 ? y + dy : Math.round(by + (y - by) * scale + dy);
-    for (let x = box.x; x < box.x + box.width; x += step) {
-      samples++;
+    if (ty < 0 || ty >= to.height) continue;
+    for (let column = 0; column < xs.length; column++) {
+      const x = xs[column]!;
       const tx = scale === 1 ? x + dx : Math.round(bx + (x - bx) * scale + dx);
-      if (tx < 0 || ty < 0 || tx >= to.width || ty >= to.height || x >= from.width || y >= from.height) continue;
-      sum += Math.abs(grey(from, x, y) - grey(to, tx, ty));
+      const own = grey[row * xs.length + column]!;
+      if (tx < 0 || tx >= to.width || Number.isNaN(own)) continue;
+      sum += Math.abs(own - greyAt(to, tx, ty));
       count++;
     }
   }
-  return count >= MIN_OVERLAP * samples && count > 0 ? sum / count : null;
+  return count >= MIN_OVERLAP * grey.length && count > 0 ? sum / count : null;
 }
 
 /** The face moved by `move`, its box the mesh's extent clipped to the frame; null when too little of it is left inside. */

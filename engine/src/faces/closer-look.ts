@@ -1,4 +1,4 @@
-import { copiedBytes, exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
+import { copiedBytes, exportedFunctions, exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
 import type { RgbImage } from './decode-image';
 import { detectFaces, meshBox, meshExtent, type Face } from './detect-faces';
 
@@ -10,11 +10,10 @@ interface ResampleKernel extends KernelInstance {
  * About 0.6 kB. The kept instance may grow to 16 MB of memory: a 1280x720 frame's face of 260 px
  * reads a 520 px square: 1.0 MB with the crop.
  */
-const resampleKernelFor = wasmKernel<ResampleKernel>('./resample-crop.wasm', 16 * 2 ** 20, (exports) => {
-  const { resample } = exports;
-  if (typeof resample !== 'function') throw new Error('resample-crop.wasm exports no resample');
-  return { memory: exportedMemory(exports, 'resample-crop.wasm'), resample: resample as ResampleKernel['resample'] };
-});
+const resampleKernelFor = wasmKernel<ResampleKernel>('./resample-crop.wasm', 16 * 2 ** 20, (exports) => ({
+  memory: exportedMemory(exports, 'resample-crop.wasm'),
+  ...exportedFunctions<ResampleKernel>(exports, 'resample-crop.wasm', ['resample']),
+}));
 
 /** The crop looked at: this many times the mesh's longer side, around its middle. */
 const CROP_SCALE = 2;

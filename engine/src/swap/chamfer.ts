@@ -1,15 +1,14 @@
-import { copiedFloats, exportedMemory, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
+import { copiedFloats, exportedFunctions, exportedMemory, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
 
 interface ChamferKernel extends KernelInstance {
   chamfer(inside: number, distance: number, width: number, height: number): void;
 }
 
 /** About 0.6 kB. The kept instance may grow to 16 MB of memory: the largest face box of the demo photos needs 0.4 MB. */
-const chamferFor = wasmKernel<ChamferKernel>('./chamfer.wasm', 16 * 2 ** 20, (exports) => {
-  const { chamfer } = exports;
-  if (typeof chamfer !== 'function') throw new Error('chamfer.wasm exports no chamfer');
-  return { memory: exportedMemory(exports, 'chamfer.wasm'), chamfer: chamfer as ChamferKernel['chamfer'] };
-});
+const chamferFor = wasmKernel<ChamferKernel>('./chamfer.wasm', 16 * 2 ** 20, (exports) => ({
+  memory: exportedMemory(exports, 'chamfer.wasm'),
+  ...exportedFunctions<ChamferKernel>(exports, 'chamfer.wasm', ['chamfer']),
+}));
 
 /**
  * Per pixel of a `width` x `height` mask, its distance from the nearest pixel outside `inside`, in

@@ -1,6 +1,5 @@
-import { gaussianInPlace } from './box-blur';
-import { scratchFloats } from './scratch-floats';
-import { copiedFloats, exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
+import { gaussianInPlace, maskedGaussian, maskedMapGaussian } from './box-blur';
+import { copiedFloats, exportedFunctions, exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
 import { takeBetweenTables, writeBetweenTables } from './working-grid';
 
 interface CoarseLowPassKernel extends KernelInstance {
@@ -14,19 +13,10 @@ interface CoarseLowPassKernel extends KernelInstance {
 }
 
 /** About 1.3 kB. The kept instance may grow to 16 MB of memory: the demo photos' largest face box (262x289) needs 1.5 MB. */
-const coarseKernelFor = wasmKernel<CoarseLowPassKernel>('./coarse-low-pass.wasm', 16 * 2 ** 20, (exports) => {
-  const { gather, interpolate, gatherMap, interpolateMap } = exports;
-  if (typeof gather !== 'function' || typeof interpolate !== 'function' || typeof gatherMap !== 'function' || typeof interpolateMap !== 'function') {
-    throw new Error('coarse-low-pass.wasm lacks one of its exports');
-  }
-  return {
-    memory: exportedMemory(exports, 'coarse-low-pass.wasm'),
-    gather: gather as CoarseLowPassKernel['gather'],
-    interpolate: interpolate as CoarseLowPassKernel['interpolate'],
-    gatherMap: gatherMap as CoarseLowPassKernel['gatherMap'],
-    interpolateMap: interpolateMap as CoarseLowPassKernel['interpolateMap'],
-  };
-});
+const coarseKernelFor = wasmKernel<CoarseLowPassKernel>('./coarse-low-pass.wasm', 16 * 2 ** 20, (exports) => ({
+  memory: exportedMemory(exports, 'coarse-low-pass.wasm'),
+  ...exportedFunctions<CoarseLowPassKernel>(exports, 'coarse-low-pass.wasm', ['gather', 'interpolate', 'gatherMap', 'interpolateMap']),
+}));
 
 /**
  * From this box radius on, a low-pass is taken on a grid of cells a quarter of the radius across.
@@ -48,7 +38,8 @@ const COARSE_FROM_RADIUS = 8;
  * radius the values elsewhere are never worked out.
  */
 export function maskedBlur(values: Float32Array, mask: Uint8Array, width: number, height: number, radius: number, at?: Int32Array): { mean: Float32Array; weight: Float32Array } {
-  const low = radius < COARSE_FROM_RADIUS ? fineLowPass(values, mask, width, height, radius, at) : coarseLowPass(values, mask, width, height, radius, at);
+  if (radius < COARSE_FROM_RADIUS) return maskedGaussian(values, mask, width, height, radius, at);
+  const low = coarseLowPass(values, mask, width, height, radius, at);
   const count = low.length / 4;
   const mean = new Float32Array(count * 3);
   const weight = new Float32Array(count);
@@ -69,21 +60,8 @@ export function maskedBlur(values: Float32Array, mask: Uint8Array, width: number
  * for a wide radius on a coarser grid, as `coarseLowPass` does.
  */
 export function blurMap(map: Float32Array, width: number, height: number, radius: number, mask?: Uint8Array): Float32Array {
-  if (radius >= COARSE_FROM_RADIUS) return coarseMapLowPass(map, width, height, radius, mask);
-  const stack = scratchFloats('stack', map.length * 2);
-  for (let p = 0; p < map.length; p++) {
-    const w = mask ? mask[p]! : 1;
-    stack[p * 2] = w * map[p]!;
-    stack[p * 2 + 1] = w;
-  }
-  gaussianInPlace(stack, 2, width, height, radius);
-  const out = new Float32Array(map.length);
-  for (let p = 0; p < map.length; p++) out[p] = ratio(stack[p * 2]!, stack[p * 2 + 1]!);
-  return out;
+  return radius >= COARSE_FROM_RADIUS ? coarseMapLowPass(map, width, height, radius, mask) : maskedMapGaussian(map, width, height, radius, mask);
 }
-
-/** A low-passed masked value over the low-passed mask: the mean of the masked pixels nearby, 0 where there were none. */
-const ratio = (value: number, weight: number) => (weight > 1e-6 ? value / weight : 0);
 
 /** `blurMap` on cells a quarter of the radius across (see `coarseLowPass`), interpolated back row by row; in WebAssembly (coarse-low-pass.wat). */
 function coarseMapLowPass(map: Float32Array, width: number, height: number, radius: number, mask?: Uint8Array): Float32Array {
@@ -109,25 +87,8 @@ function coarseMapLowPass(map: Float32Array, width: number, height: number, radi
   return copiedFloats(kernel.memory, place.out, width * height);
 }
 
-/** The masked values and the mask as four interleaved channels (0 off the mask), low-passed at full resolution; for the pixels of `at`, or all. */
-function fineLowPass(values: Float32Array, mask: Uint8Array, width: number, height: number, radius: number, at?: Int32Array): Float32Array {
-  const stack = scratchFloats('stack', width * height * 4).fill(0);
-  for (let p = 0; p < mask.length; p++) {
-    if (!mask[p]) continue;
-    stack[p * 4] = values[p * 3]!;
-    stack[p * 4 + 1] = values[p * 3 + 1]!;
-    stack[p * 4 + 2] = values[p * 3 + 2]!;
-    stack[p * 4 + 3] = 1;
-  }
-  gaussianInPlace(stack, 4, width, height, radius);
-  if (!at) return stack;
-  const out = scratchFloats('low', at.length * 4);
-  for (let n = 0; n < at.length; n++) for (let k = 0; k < 4; k++) out[n * 4 + k] = stack[at[n]! * 4 + k]!;
-  return out;
-}
-
 /**
- * `fineLowPass` for a wide radius, on a coarser grid: the masked values and the mask are averaged
+ * The masked low-pass for a wide radius, on a coarser grid: the masked values and the mask are averaged
  * into cells a quarter of the radius across (only the mask's pixels are read: the others add
  * nothing), blurred there, and interpolated back at the pixels asked for. A low-pass that wide has
  * nothing finer than a cell to lose, and the shading low-pass (a fifth of the face) was most of the

@@ -1,4 +1,4 @@
-import { exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
+import { exportedFunctions, exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
 import { maskedBlur } from './masked-blur';
 
 interface EdgeBlurKernel extends KernelInstance {
@@ -7,11 +7,10 @@ interface EdgeBlurKernel extends KernelInstance {
 }
 
 /** About 0.8 kB. The kept instance may grow to 16 MB of memory: the demo photos' largest face box (262x289) needs 1.8 MB. */
-const edgeKernelFor = wasmKernel<EdgeBlurKernel>('./edge-blur.wasm', 16 * 2 ** 20, (exports) => {
-  const { gradients, ranges } = exports;
-  if (typeof gradients !== 'function' || typeof ranges !== 'function') throw new Error('edge-blur.wasm exports no gradients or ranges');
-  return { memory: exportedMemory(exports, 'edge-blur.wasm'), gradients: gradients as EdgeBlurKernel['gradients'], ranges: ranges as EdgeBlurKernel['ranges'] };
-});
+const edgeKernelFor = wasmKernel<EdgeBlurKernel>('./edge-blur.wasm', 16 * 2 ** 20, (exports) => ({
+  memory: exportedMemory(exports, 'edge-blur.wasm'),
+  ...exportedFunctions<EdgeBlurKernel>(exports, 'edge-blur.wasm', ['gradients', 'ranges']),
+}));
 
 /** Half the side of the window whose lightness range is an edge's contrast, px. */
 const EDGE_WINDOW = 3;

@@ -1,5 +1,5 @@
 import type { FaceTexture } from './prepared-source';
-import { copiedBytes, copiedFloats, exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
+import { copiedBytes, copiedFloats, exportedFunctions, exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
 
 interface WarpKernel extends KernelInstance {
   warp(...offsetsAndSizes: number[]): number;
@@ -11,9 +11,9 @@ interface WarpKernel extends KernelInstance {
  * photos (262x289) needs 3.9 MB, a 720p frame's face about as much.
  */
 const warpKernelFor = wasmKernel<WarpKernel>('./warp-pixels.wasm', 16 * 2 ** 20, (exports) => {
-  const { warp, stretched } = exports;
-  if (typeof warp !== 'function' || !(stretched instanceof WebAssembly.Global)) throw new Error('warp-pixels.wasm exports no warp or stretched');
-  return { memory: exportedMemory(exports, 'warp-pixels.wasm'), warp: warp as WarpKernel['warp'], stretched };
+  const { stretched } = exports;
+  if (!(stretched instanceof WebAssembly.Global)) throw new Error('warp-pixels.wasm exports no stretched');
+  return { memory: exportedMemory(exports, 'warp-pixels.wasm'), ...exportedFunctions<WarpKernel>(exports, 'warp-pixels.wasm', ['warp']), stretched };
 });
 
 /**

@@ -1,4 +1,4 @@
-import { copiedFloats, exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
+import { copiedFloats, exportedFunctions, exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
 
 /**
  * A large face's smooth steps (the tone transfer, the Poisson blend and the centre anchor) run on
@@ -28,11 +28,10 @@ interface WorkingGridKernel extends KernelInstance {
 }
 
 /** About 1 kB. The kept instance may grow to 16 MB of memory: the demo photos' largest face box (262x289) needs 1.1 MB. */
-const gridKernelFor = wasmKernel<WorkingGridKernel>('./working-grid.wasm', 16 * 2 ** 20, (exports) => {
-  const { shrink, enlarge } = exports;
-  if (typeof shrink !== 'function' || typeof enlarge !== 'function') throw new Error('working-grid.wasm exports no shrink or enlarge');
-  return { memory: exportedMemory(exports, 'working-grid.wasm'), shrink: shrink as WorkingGridKernel['shrink'], enlarge: enlarge as WorkingGridKernel['enlarge'] };
-});
+const gridKernelFor = wasmKernel<WorkingGridKernel>('./working-grid.wasm', 16 * 2 ** 20, (exports) => ({
+  memory: exportedMemory(exports, 'working-grid.wasm'),
+  ...exportedFunctions<WorkingGridKernel>(exports, 'working-grid.wasm', ['shrink', 'enlarge']),
+}));
 
 export interface WorkingGrid {
   /** Box pixels across (and down) one cell. */

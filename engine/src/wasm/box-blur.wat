@@ -173,4 +173,82 @@
       (call $blurRows (local.get $image) (local.get $spare) (local.get $channels) (local.get $width) (local.get $height) (local.get $radius))
       (call $blurColumns (local.get $spare) (local.get $image) (local.get $sums) (i32.mul (local.get $width) (local.get $channels)) (local.get $height) (local.get $radius))
       (local.set $pass (i32.add (local.get $pass) (i32.const 1)))
-      (br $eachPass)))))
+      (br $eachPass))))
+
+  ;; The masked low-pass's input (masked-blur.ts): per pixel of $pixels, the three float32 channels
+  ;; at $values and a fourth channel of 1 where the byte at $mask is set, all four 0 elsewhere,
+  ;; written as four float32 at $image.
+  (func (export "packMasked") (param $values i32) (param $mask i32) (param $image i32) (param $pixels i32)
+    (local $p i32) (local $in i32) (local $out i32)
+    (local.set $in (local.get $values))
+    (local.set $out (local.get $image))
+    (block $done (loop $eachPixel
+      (br_if $done (i32.ge_s (local.get $p) (local.get $pixels)))
+      (if (i32.load8_u (i32.add (local.get $mask) (local.get $p)))
+        (then
+          (f32.store (local.get $out) (f32.load (local.get $in)))
+          (f32.store offset=4 (local.get $out) (f32.load offset=4 (local.get $in)))
+          (f32.store offset=8 (local.get $out) (f32.load offset=8 (local.get $in)))
+          (f32.store offset=12 (local.get $out) (f32.const 1)))
+        (else (v128.store (local.get $out) (v128.const i32x4 0 0 0 0))))
+      (local.set $in (i32.add (local.get $in) (i32.const 12)))
+      (local.set $out (i32.add (local.get $out) (i32.const 16)))
+      (local.set $p (i32.add (local.get $p) (i32.const 1)))
+      (br $eachPixel))))
+
+  ;; Its output: per pixel listed as int32 at $at ($count of them; every pixel in turn with $at 0),
+  ;; the blurred fourth channel of the image at $image as float32 at $weight, and where that is at
+  ;; least 1e-6 the first three over it as float32 at $mean (0 elsewhere).
+  (func (export "maskedMeans") (param $image i32) (param $at i32) (param $count i32) (param $mean i32) (param $weight i32)
+    (local $n i32) (local $in i32) (local $w f32) (local $out i32)
+    (block $done (loop $eachPixel
+      (br_if $done (i32.ge_s (local.get $n) (local.get $count)))
+      (local.set $in (i32.add (local.get $image) (i32.shl
+        (select (i32.load (i32.add (local.get $at) (i32.shl (local.get $n) (i32.const 2)))) (local.get $n) (local.get $at)) (i32.const 4))))
+      (local.set $w (f32.load offset=12 (local.get $in)))
+      (f32.store (i32.add (local.get $weight) (i32.shl (local.get $n) (i32.const 2))) (local.get $w))
+      (local.set $out (i32.add (local.get $mean) (i32.mul (local.get $n) (i32.const 12))))
+      (if (f64.lt (f64.promote_f32 (local.get $w)) (f64.const 1e-6))
+        (then
+          (f32.store (local.get $out) (f32.const 0))
+          (f32.store offset=4 (local.get $out) (f32.const 0))
+          (f32.store offset=8 (local.get $out) (f32.const 0)))
+        (else
+          ;; A float32 quotient: what float64's, rounded to float32, gives.
+          (f32.store (local.get $out) (f32.div (f32.load (local.get $in)) (local.get $w)))
+          (f32.store offset=4 (local.get $out) (f32.div (f32.load offset=4 (local.get $in)) (local.get $w)))
+          (f32.store offset=8 (local.get $out) (f32.div (f32.load offset=8 (local.get $in)) (local.get $w)))))
+      (local.set $n (i32.add (local.get $n) (i32.const 1)))
+      (br $eachPixel))))
+
+  ;; The one-channel masked low-pass's input: per pixel of $pixels, the float32 at $map times its
+  ;; weight and the weight, as two float32 at $image; the weight is the byte at $mask, or 1 with
+  ;; $mask 0.
+  (func (export "packMap") (param $map i32) (param $mask i32) (param $image i32) (param $pixels i32)
+    (local $p i32) (local $w f32) (local $out i32)
+    (local.set $out (local.get $image))
+    (local.set $w (f32.const 1))
+    (block $done (loop $eachPixel
+      (br_if $done (i32.ge_s (local.get $p) (local.get $pixels)))
+      (if (local.get $mask) (then (local.set $w (f32.convert_i32_u (i32.load8_u (i32.add (local.get $mask) (local.get $p)))))))
+      (f32.store (local.get $out) (f32.mul (local.get $w) (f32.load (i32.add (local.get $map) (i32.shl (local.get $p) (i32.const 2))))))
+      (f32.store offset=4 (local.get $out) (local.get $w))
+      (local.set $out (i32.add (local.get $out) (i32.const 8)))
+      (local.set $p (i32.add (local.get $p) (i32.const 1)))
+      (br $eachPixel))))
+
+  ;; Its output: per pixel, the first channel of the image at $image over the second where that is
+  ;; over 1e-6 (0 elsewhere), as float32 at $out.
+  (func (export "mapRatios") (param $image i32) (param $out i32) (param $pixels i32)
+    (local $p i32) (local $in i32) (local $w f32)
+    (local.set $in (local.get $image))
+    (block $done (loop $eachPixel
+      (br_if $done (i32.ge_s (local.get $p) (local.get $pixels)))
+      (local.set $w (f32.load offset=4 (local.get $in)))
+      (f32.store (i32.add (local.get $out) (i32.shl (local.get $p) (i32.const 2)))
+        (select (f32.div (f32.load (local.get $in)) (local.get $w)) (f32.const 0)
+          (f64.gt (f64.promote_f32 (local.get $w)) (f64.const 1e-6))))
+      (local.set $in (i32.add (local.get $in) (i32.const 8)))
+      (local.set $p (i32.add (local.get $p) (i32.const 1)))
+      (br $eachPixel))))
+)

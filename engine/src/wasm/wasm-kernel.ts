@@ -48,6 +48,23 @@ export function wasmKernel<T extends KernelInstance>(file: string, keepBytes: nu
   };
 }
 
+/** The function-valued members of a kernel's interface. */
+type KernelFunctions<T> = { [K in keyof T as T[K] extends (...args: never[]) => unknown ? K : never]: T[K] };
+
+/**
+ * The module's exported functions `names`, typed as the kernel's interface declares them, or a
+ * thrown error naming `file` and the first one missing (a `.wasm` out of step with its loader).
+ */
+export function exportedFunctions<T>(exports: Record<string, unknown>, file: string, names: readonly (keyof KernelFunctions<T> & string)[]): KernelFunctions<T> {
+  const functions: Record<string, unknown> = {};
+  for (const name of names) {
+    if (typeof exports[name] !== 'function') throw new Error(`${file} exports no ${name}`);
+    functions[name] = exports[name];
+  }
+  // Each checked above to be a function; their signatures are the module's, declared by the caller.
+  return functions as KernelFunctions<T>;
+}
+
 /** The module's exported memory, or a thrown error naming `file`. */
 export function exportedMemory(exports: Record<string, unknown>, file: string): WebAssembly.Memory {
   const { memory } = exports;

@@ -95,6 +95,60 @@ function referenceWideMap(map: Float32Array, width: number, height: number, radi
   });
 }
 
+/** The masked low-pass at full resolution in plain JavaScript: masked values and the mask as four channels, the box blur, the values over the blurred mask. */
+function referenceFineBlur(values: Float32Array, mask: Uint8Array, width: number, height: number, radius: number, at: Int32Array): { mean: Float32Array; weight: Float32Array } {
+  const stack = new Float32Array(width * height * 4);
+  mask.forEach((m, p) => {
+    if (m) stack.set([values[p * 3]!, values[p * 3 + 1]!, values[p * 3 + 2]!, 1], p * 4);
+  });
+  gaussianInPlace(stack, 4, width, height, radius);
+  const mean = new Float32Array(at.length * 3), weight = new Float32Array(at.length);
+  at.forEach((p, n) => {
+    weight[n] = stack[p * 4 + 3]!;
+    if (weight[n]! >= 1e-6) for (let k = 0; k < 3; k++) mean[n * 3 + k] = stack[p * 4 + k]! / weight[n]!;
+  });
+  return { mean, weight };
+}
+
+/** The one-channel low-pass at full resolution in plain JavaScript: the weighted map and the weights blurred, one over the other. */
+function referenceFineMap(map: Float32Array, width: number, height: number, radius: number, mask?: Uint8Array): Float32Array {
+  const stack = new Float32Array(width * height * 2);
+  map.forEach((v, p) => stack.set([(mask ? mask[p]! : 1) * v, mask ? mask[p]! : 1], p * 2));
+  gaussianInPlace(stack, 2, width, height, radius);
+  return Float32Array.from({ length: width * height }, (_, p) => (stack[p * 2 + 1]! > 1e-6 ? stack[p * 2]! / stack[p * 2 + 1]! : 0));
+}
+
+describe('the masked low-pass at full resolution (WebAssembly)', () => {
+  it('blurs a one-channel map to exactly what plain JavaScript gives, with a mask and without', () => {
+    let state = 17;
+    const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (const [width, height, radius] of [[231, 258, 3], [40, 33, 1], [9, 9, 5], [1, 50, 2]] as const) {
+      const map = Float32Array.from({ length: width * height }, () => next() * 2 - 0.5);
+      const mask = Uint8Array.from({ length: width * height }, () => (next() < 0.5 ? 1 : 0));
+      for (const m of [undefined, mask]) {
+        expect(Array.from(blurMap(map, width, height, radius, m)), `${width}x${height} radius ${radius}`).toEqual(Array.from(referenceFineMap(map, width, height, radius, m)));
+      }
+    }
+  });
+
+  it('gives exactly what packing, blurring and dividing in plain JavaScript give, on listed pixels and on all', () => {
+    let state = 13;
+    const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (const [width, height, radius] of [[231, 258, 3], [40, 33, 1], [9, 9, 5], [1, 50, 2]] as const) {
+      const values = Float32Array.from({ length: width * height * 3 }, () => next() * 300 - 20);
+      const mask = Uint8Array.from({ length: width * height }, () => (next() < 0.5 ? 1 : 0));
+      const listed = Int32Array.from({ length: Math.floor((width * height) / 2) }, () => Math.floor(next() * width * height));
+      const every = Int32Array.from({ length: width * height }, (_, p) => p);
+      for (const at of [listed, undefined]) {
+        const got = maskedBlur(values, mask, width, height, radius, at);
+        const expected = referenceFineBlur(values, mask, width, height, radius, at ?? every);
+        expect(Array.from(got.mean), `${width}x${height} radius ${radius}`).toEqual(Array.from(expected.mean));
+        expect(Array.from(got.weight)).toEqual(Array.from(expected.weight));
+      }
+    }
+  });
+});
+
 describe('the wide masked low-pass (WebAssembly)', () => {
   it('blurs a one-channel map to exactly what plain JavaScript gives, with a mask and without', () => {
     let state = 11;
