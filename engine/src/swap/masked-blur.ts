@@ -1,5 +1,5 @@
-import { gaussianInPlace, maskedGaussian, maskedMapGaussian } from './box-blur';
 import { copiedFloats, exportedFunctions, exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
+import { gaussianInPlace, maskedGaussian, maskedMapGaussian } from './box-blur';
 import { takeBetweenTables, writeBetweenTables } from './working-grid';
 
 interface CoarseLowPassKernel extends KernelInstance {
