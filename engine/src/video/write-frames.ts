@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { startFfmpeg } from './child-process';
+import { evenSide, yuv420 } from './yuv-frame';
 
 export interface EncoderOptions {
   /** The MP4 file to write (replaced if it exists). */
@@ -21,22 +22,22 @@ export interface FrameEncoder {
 }
 
 /**
- * Encodes RGB frames arriving over a pipe to H.264 in MP4, without audio (a chunk's part of the
- * video; `joinSegments` adds the audio): yuv420p (what players expect), the source's frame rate
- * and size (odd sizes padded by one pixel: yuv420p needs even ones).
+ * Encodes RGB frames to H.264 in MP4, without audio (a chunk's part of the video; `joinSegments`
+ * adds the audio): yuv420p (what players expect), the source's frame rate and size (odd sizes
+ * padded by one pixel: yuv420p needs even ones). Each frame goes to ffmpeg over a pipe already as
+ * yuv420p (`yuv420`): converting RGB there took about a third of the encoder's CPU, and the frame
+ * is half the bytes.
  */
 export function openEncoder(options: EncoderOptions): FrameEncoder {
   const { width, height } = options;
-  const even = width % 2 === 0 && height % 2 === 0;
   const ffmpeg = startFfmpeg(
     [
       '-f', 'rawvideo',
-      '-pix_fmt', 'rgb24',
-      '-s', `${width}x${height}`,
+      '-pix_fmt', 'yuv420p',
+      '-s', `${evenSide(width)}x${evenSide(height)}`,
       '-framerate', options.frameRate,
       '-i', 'pipe:0',
       '-map', '0:v:0',
-      ...(even ? [] : ['-vf', 'pad=ceil(iw/2)*2:ceil(ih/2)*2']),
       '-c:v', 'libx264',
       '-preset', 'veryfast',
       '-crf', '20',
@@ -55,7 +56,7 @@ export function openEncoder(options: EncoderOptions): FrameEncoder {
   failed.catch(() => undefined);
   return {
     async write(rgb) {
-      if (!stdin.write(rgb)) await Promise.race([once(stdin, 'drain'), failed]);
+      if (!stdin.write(yuv420(rgb, width, height))) await Promise.race([once(stdin, 'drain'), failed]);
     },
     async finish() {
       stdin.end();

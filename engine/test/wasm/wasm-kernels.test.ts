@@ -7,7 +7,7 @@ const sources = (await readdir(folder)).filter((file) => file.endsWith('.wat'));
 
 describe('the engine\'s WebAssembly', () => {
   it('has its kernels in the wasm folder', () => {
-    expect(sources).toEqual(expect.arrayContaining(['box-blur.wat', 'chamfer.wat', 'coarse-low-pass.wat', 'edge-blur.wat', 'resample-crop.wat', 'warp-pixels.wat', 'working-grid.wat']));
+    expect(sources).toEqual(expect.arrayContaining(['box-blur.wat', 'chamfer.wat', 'coarse-low-pass.wat', 'edge-blur.wat', 'resample-crop.wat', 'rgb-to-yuv.wat', 'warp-pixels.wat', 'working-grid.wat']));
   });
 
   it.each(sources)('is built from its source: the committed binary is what %s compiles to', async (name) => {
