@@ -1,6 +1,8 @@
 import { copiedBytes, exportedFunctions, exportedMemory, HeapPlan, wasmKernel, type KernelInstance } from '../wasm/wasm-kernel';
 import type { RgbImage } from './decode-image';
-import { detectFaces, meshBox, meshExtent, type Face } from './detect-faces';
+import { detectFaces, MESH_MODEL_INPUT, meshBox, meshExtent, type Face } from './detect-faces';
+import { MIN_BOX_SCORE } from './human';
+import { readMesh, rollOf, type FaceSquare } from './mesh-model';
 
 interface ResampleKernel extends KernelInstance {
   resample(image: number, rowBytes: number, out: number, side: number, taps: number, columnFirst: number, columnShare: number, rowFirst: number, rowShare: number): void;
@@ -17,19 +19,44 @@ const resampleKernelFor = wasmKernel<ResampleKernel>('./resample-crop.wasm', 16 
 
 /** The crop looked at: this many times the mesh's longer side, around its middle. */
 const CROP_SCALE = 2;
-/** The crop's side in the detector's input, px. */
+/** The crop's side, px: the face fills half of it. */
 const CROP_SIDE = 256;
+/** Mesh points at each eye's corners and between the lips. */
+const RIGHT_EYE = [33, 133];
+const LEFT_EYE = [263, 362];
+const MOUTH = [13, 14];
+/**
+ * The square the mesh model reads, placed as Human's detector places its box: on the six demo
+ * photos' faces (at 640 and 1920 px, each filling half of such a crop) that box's side came to
+ * 3.12 times the distance from between the eyes to the mouth (2.93-3.28 for four faces in five; as a
+ * share of the mesh's extent 1.24-1.44, which a hand across a face swells), and its middle a tenth
+ * of that distance above the point halfway between them.
+ */
+const SQUARE_SIDE = 3.12;
+const SQUARE_RISE = 0.108;
+/**
+ * Reads of the mesh model, each from the square the one before gave. From a frame's coarse mesh,
+ * one read left the face on three frames of the quality report's MP4 zoom 2.5-3.6 % of the face
+ * (mean point distance) from the same face looked at so on the photo the clip was cut from; the
+ * second read, 0.8-1.2 %, where the detector run again on the crop came to 1.1-1.3 %. Both reads
+ * with the crop take 26 ms on a 1280 px frame's face, the detector's look took 42-45.
+ */
+const READS = 2;
 
 /**
  * `face` with its mesh taken again from a square crop around its first mesh, the face filling
- * half of it, as Human's own tracker does from one video frame to the next. On a video frame the
- * detector's box is coarse, and the mesh model, fed the crop that box gives, placed the points a
- * tenth of the face off: on the quality report's MP4 zoom the mouth's corners a tenth of the face
- * low and the chin on the neck, 8 % of the face (mean point distance) from the mesh of the same face
- * detected on the photo the clip was cut from; from the crop, 1.7 %. The crop's meshes also agree
- * from frame to frame (0.9-1.5 % apart on the report's clips, where the frames' own were 8-15 %).
- * Found nowhere near the crop's middle, the face stays as it was. `hidden`: the face was found
- * half hidden (`DetectOptions.hidden`), and is looked for so in the crop too.
+ * half of it, as Human's own tracker does from one video frame to the next: the mesh model alone
+ * reads the square the first mesh gives (`readMesh`), where the face's place is already known.
+ * On a video frame the detector's box is coarse, and the mesh model, fed the crop that box gives,
+ * placed the points a tenth of the face off: on the quality report's MP4 zoom the mouth's corners
+ * a tenth of the face low and the chin on the neck, 10-19 % of the face (mean point distance) from
+ * the mesh of the same face looked at so on the photo the clip was cut from; from the crop,
+ * 0.8-1.2 %. Where the mesh model finds no face in the square, the face stays as it was.
+ * `hidden`: the face was found half hidden (`DetectOptions.hidden`), and the detector is run
+ * again on the crop, looking for such faces: its box keeps to the features it sees, where the
+ * square from a first mesh swollen over a hand gave meshes over the hand (the report's MP4 zoom with
+ * a hand: 16 % of the hand kept in front at the mesh model's usual floor, one frame left unswapped
+ * at the floor a half hidden face is found at; 80 % kept and every frame swapped so).
  */
 export async function lookCloser(image: RgbImage, face: Face, { hidden = false }: { hidden?: boolean } = {}): Promise<Face> {
   const { minX, maxX, minY, maxY } = meshExtent(face.mesh);
@@ -37,7 +64,28 @@ export async function lookCloser(image: RgbImage, face: Face, { hidden = false }
   const scale = side / CROP_SIDE;
   const left = (minX + maxX) / 2 - side / 2;
   const top = (minY + maxY) / 2 - side / 2;
-  const found = await detectFaces(resampled(image, left, top, scale), { hidden });
+  const crop = resampled(image, left, top, scale);
+  if (hidden) return detectedIn(crop, face, { left, top, scale }, image);
+  // Crop pixel c samples the image at left + (c + 0.5) * scale - 0.5 (see `resampled`), and back.
+  let mesh: Float32Array = face.mesh.map((v, i) => (v - (i % 2 === 0 ? left : top) + 0.5) / scale - 0.5);
+  let found: { mesh: Float32Array; depth: Float32Array; side: number } | null = null;
+  for (let pass = 0; pass < READS; pass++) {
+    const square = squareOf(mesh);
+    const read = await readMesh(crop, square);
+    // Human keeps a mesh its model scores above the detector's floor: so here.
+    if (read.score <= MIN_BOX_SCORE) break;
+    found = { ...read, side: square.side };
+    mesh = read.mesh;
+  }
+  if (!found) return face;
+  const inImage = found.mesh.map((v, i) => (i % 2 === 0 ? left : top) + (v + 0.5) * scale - 0.5);
+  const depthScale = (found.side / MESH_MODEL_INPUT) * scale;
+  return { ...face, mesh: inImage, depth: found.depth.map((z) => z * depthScale), box: meshBox(inImage, image) };
+}
+
+/** `face` with the mesh of the face the detector finds nearest the crop's middle, if any. */
+async function detectedIn(crop: RgbImage, face: Face, { left, top, scale }: { left: number; top: number; scale: number }, image: RgbImage): Promise<Face> {
+  const found = await detectFaces(crop, { hidden: true });
   const middle = (CROP_SIDE - 1) / 2;
   let best: Face | null = null;
   let bestGap = CROP_SIDE / 4;
@@ -47,9 +95,27 @@ export async function lookCloser(image: RgbImage, face: Face, { hidden = false }
     if (gap < bestGap) [best, bestGap] = [candidate, gap];
   }
   if (!best) return face;
-  // Crop pixel c samples the image at left + (c + 0.5) * scale - 0.5 (see `resampled`).
   const mesh = best.mesh.map((v, i) => (i % 2 === 0 ? left : top) + (v + 0.5) * scale - 0.5);
   return { ...face, mesh, depth: best.depth.map((z) => z * scale), box: meshBox(mesh, image) };
+}
+
+/** The square the mesh model reads for a face whose mesh (in the crop) is `mesh`. */
+function squareOf(mesh: Float32Array): FaceSquare {
+  const mean = (points: readonly number[]) => {
+    let [x, y] = [0, 0];
+    for (const p of points) [x, y] = [x + mesh[p * 2]!, y + mesh[p * 2 + 1]!];
+    return [x / points.length, y / points.length] as const;
+  };
+  const [right, left, mouth] = [mean(RIGHT_EYE), mean(LEFT_EYE), mean(MOUTH)];
+  const eyes = [(right[0] + left[0]) / 2, (right[1] + left[1]) / 2] as const;
+  const reach = Math.hypot(mouth[0] - eyes[0], mouth[1] - eyes[1]);
+  const [downX, downY] = [(mouth[0] - eyes[0]) / reach, (mouth[1] - eyes[1]) / reach];
+  return {
+    x: (eyes[0] + mouth[0]) / 2 - SQUARE_RISE * reach * downX,
+    y: (eyes[1] + mouth[1]) / 2 - SQUARE_RISE * reach * downY,
+    side: SQUARE_SIDE * reach,
+    roll: rollOf(mesh),
+  };
 }
 
 /**

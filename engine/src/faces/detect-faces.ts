@@ -120,8 +120,8 @@ function modelValues(rgb: Uint8Array): Float32Array {
 
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Human keeps per-call state, so calls on one thread run one after another. */
-function serialised<T>(task: () => Promise<T>): Promise<T> {
+/** Human keeps per-call state, so calls on one thread run one after another (its models' own runs too: `readMesh`). */
+export function serialised<T>(task: () => Promise<T>): Promise<T> {
   const run = queue.then(task, task);
   queue = run.catch(() => undefined);
   return run;
@@ -277,7 +277,7 @@ function centreInside(mesh: Float32Array, image: RgbImage): boolean {
 }
 
 /** The side of the square crop Human's mesh model reads, px: its z values are in these units. */
-const MESH_MODEL_INPUT = 192;
+export const MESH_MODEL_INPUT = 192;
 
 /**
  * A face from Human's result on the detection copy extended by `pad` pixels on each side (`width`
