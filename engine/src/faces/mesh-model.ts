@@ -1,4 +1,3 @@
-import type { Tensor } from '@tensorflow/tfjs-core';
 import { initTf } from '../tf/backend';
 import type { RgbImage } from './decode-image';
 import { MESH_MODEL_INPUT, MESH_POINTS, serialised } from './detect-faces';
@@ -42,7 +41,8 @@ export function readMesh(image: RgbImage, square: FaceSquare): Promise<MeshReadi
       const half = square.side / 2;
       const cut = [(square.y - half) / image.height, (square.x - half) / image.width, (square.y + half) / image.height, (square.x + half) / image.width];
       const crop = tf.div(tf.image.cropAndResize(upright, [cut], [0], [MESH_MODEL_INPUT, MESH_MODEL_INPUT]), 255);
-      return model.execute(crop) as Tensor[];
+      const out = model.execute(crop);
+      return Array.isArray(out) ? out : [out];
     });
     try {
       const confidence = outputs.find((t) => t.shape[t.shape.length - 1] === 1);
