@@ -65,8 +65,9 @@ export async function lookCloser(image: RgbImage, face: Face, { hidden = false }
   const left = (minX + maxX) / 2 - side / 2;
   const top = (minY + maxY) / 2 - side / 2;
   const crop = resampled(image, left, top, scale);
-  if (hidden) return detectedIn(crop, face, { left, top, scale }, image);
-  // Crop pixel c samples the image at left + (c + 0.5) * scale - 0.5 (see `resampled`), and back.
+  const frame = { left, top, scale };
+  if (hidden) return detectedIn(crop, face, frame, image);
+  // The first mesh on the crop: `CropFrame`'s mapping undone.
   let mesh: Float32Array = face.mesh.map((v, i) => (v - (i % 2 === 0 ? left : top) + 0.5) / scale - 0.5);
   let found: { mesh: Float32Array; depth: Float32Array; side: number } | null = null;
   for (let pass = 0; pass < READS; pass++) {
@@ -78,13 +79,25 @@ export async function lookCloser(image: RgbImage, face: Face, { hidden = false }
     mesh = read.mesh;
   }
   if (!found) return face;
-  const inImage = found.mesh.map((v, i) => (i % 2 === 0 ? left : top) + (v + 0.5) * scale - 0.5);
   const depthScale = (found.side / MESH_MODEL_INPUT) * scale;
-  return { ...face, mesh: inImage, depth: found.depth.map((z) => z * depthScale), box: meshBox(inImage, image) };
+  return withCropMesh(face, found.mesh, found.depth.map((z) => z * depthScale), frame, image);
+}
+
+/** Where a crop lies on its image: crop pixel c samples the image at left + (c + 0.5) * scale - 0.5 (see `resampled`). */
+interface CropFrame {
+  left: number;
+  top: number;
+  scale: number;
+}
+
+/** `face` with a mesh found on the crop (and its depth, already in image pixels), moved onto the image. */
+function withCropMesh(face: Face, cropMesh: Float32Array, depth: Float32Array, { left, top, scale }: CropFrame, image: RgbImage): Face {
+  const mesh = cropMesh.map((v, i) => (i % 2 === 0 ? left : top) + (v + 0.5) * scale - 0.5);
+  return { ...face, mesh, depth, box: meshBox(mesh, image) };
 }
 
 /** `face` with the mesh of the face the detector finds nearest the crop's middle, if any. */
-async function detectedIn(crop: RgbImage, face: Face, { left, top, scale }: { left: number; top: number; scale: number }, image: RgbImage): Promise<Face> {
+async function detectedIn(crop: RgbImage, face: Face, frame: CropFrame, image: RgbImage): Promise<Face> {
   const found = await detectFaces(crop, { hidden: true });
   const middle = (CROP_SIDE - 1) / 2;
   let best: Face | null = null;
@@ -95,8 +108,7 @@ async function detectedIn(crop: RgbImage, face: Face, { left, top, scale }: { le
     if (gap < bestGap) [best, bestGap] = [candidate, gap];
   }
   if (!best) return face;
-  const mesh = best.mesh.map((v, i) => (i % 2 === 0 ? left : top) + (v + 0.5) * scale - 0.5);
-  return { ...face, mesh, depth: best.depth.map((z) => z * scale), box: meshBox(mesh, image) };
+  return withCropMesh(face, best.mesh, best.depth.map((z) => z * frame.scale), frame, image);
 }
 
 /** The square the mesh model reads for a face whose mesh (in the crop) is `mesh`. */
