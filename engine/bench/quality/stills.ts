@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import type { RgbImage } from '../../src/faces/decode-image';
 import type { Box } from '../../src/faces/face-order';
 import { detectFaces } from '../../src/faces/detect-faces';
+import { withTwoLooks } from '../../src/faces/two-looks';
 import type { Recogniser } from '../../src/faces/human';
 import type { MeshTopology } from '../../src/faces/mesh-topology';
 import { prepareSource, type PreparedSource } from '../../src/swap/prepared-source';
@@ -66,7 +67,7 @@ export async function demoFaces(topology: MeshTopology, width?: number): Promise
       if (!seen) continue;
       const traits = traitsOf(face, topology);
       const id = `${photo}-${face.index}`;
-      out.push({ id, photo, image, seen: { ...seen, face }, traits, buckets: bucketsOf(id, traits), prepared: prepareSource(image, face, topology) });
+      out.push({ id, photo, image, seen: { ...seen, face }, traits, buckets: bucketsOf(id, traits), prepared: prepareSource(image, await withTwoLooks(image, face, topology), topology) });
     }
   }
   return out.filter((face) => width !== undefined || face.traits.size >= MIN_SIZE);

@@ -3,7 +3,7 @@ import { loadHuman } from './human';
 import { meshMirror, triangleSides } from './mesh-mirror';
 import { meshRings } from './mesh-rings';
 import { outlineReach } from './outline-reach';
-import { belowEyeLineTriangles, browLineTriangles, browTriangles, featureTriangles, openingTriangles, outlineFeatureTriangles, skinTriangles } from './skin-regions';
+import { belowEyeLineTriangles, browLineTriangles, browTriangles, eyePoints, featureTriangles, openingTriangles, outlineFeatureTriangles, skinTriangles } from './skin-regions';
 
 /** What the swap needs to know about the mesh's structure; the same for every face. */
 export interface MeshTopology {
@@ -32,6 +32,8 @@ export interface MeshTopology {
   browLines: Uint8Array;
   /** Per triangle, 1 if it lies below the line through the eyes' corners (see `belowEyeLineTriangles`). */
   belowEyes: Uint8Array;
+  /** Per point, 1 if it lies on an eye or its brow (see `eyePoints`). */
+  eyes: Uint8Array;
 }
 
 let topology: MeshTopology | undefined;
@@ -56,6 +58,7 @@ export async function meshTopology(): Promise<MeshTopology> {
       openings: openingTriangles(triangles),
       browLines: browLineTriangles(triangles),
       belowEyes: belowEyeLineTriangles(triangles, uv),
+      eyes: eyePoints(uv),
     };
   }
   return topology;

@@ -11,7 +11,13 @@ const NOT_SKIN: readonly { u: [number, number]; v: [number, number] }[] = [
   { u: [0.4, 0.6], v: [0.565, 0.61] },
 ];
 
-const isSkin = ([u, v]: readonly [number, number]) => !NOT_SKIN.some((r) => u >= r.u[0] && u <= r.u[1] && v >= r.v[0] && v <= r.v[1]);
+const inRegion = ([u, v]: readonly [number, number], r: (typeof NOT_SKIN)[number]) => u >= r.u[0] && u <= r.u[1] && v >= r.v[0] && v <= r.v[1];
+const isSkin = (point: readonly [number, number]) => !NOT_SKIN.some((r) => inRegion(point, r));
+
+/** Per mesh point, 1 if it lies on an eye or its brow (the first two of `NOT_SKIN`). */
+export function eyePoints(uv: readonly (readonly [number, number])[]): Uint8Array {
+  return Uint8Array.from(uv, (point) => (NOT_SKIN.slice(0, 2).some((r) => inRegion(point, r)) ? 1 : 0));
+}
 
 /**
  * Per triangle of the mesh, 1 if a corner lies on an eye, a brow, the lips or a nostril: the
