@@ -10,7 +10,7 @@ import type { MeshTopology } from './mesh-topology';
  * differently from one crop to the next, and either crop alone can miss it: on photo 6's face 1
  * the detector's mesh laid her far eye's contour over her lower lid, her lashes fell in the brows'
  * zone and were taken for hair beside it, and the mirrored view's eye stood in for part of them, a
- * second eye showing through on every target (docs/engine.md, Limits). The rest of the mesh stays
+ * second eye showing through on every target (docs/engine.md, The swap). The rest of the mesh stays
  * the detector's: averaged over the whole face, the other crop moved every source's outline and
  * features, and the quality report's small targets, two clips' frames and the image swap test's
  * photo 1 ← photo 4 lost identity (Tried and not kept).
